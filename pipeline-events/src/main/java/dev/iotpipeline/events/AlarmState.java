@@ -1,0 +1,6 @@
+package dev.iotpipeline.events;
+
+/** Lifecycle state of one alarm. */
+public enum AlarmState {
+    ACTIVE, CLEARED
+}

@@ -1,0 +1,132 @@
+package dev.iotpipeline.events;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Reads every partition of one topic on a thread of its own, without a consumer group, so that each
+ * instance of a service sees the whole topic: used for compacted registries (from the beginning) and
+ * for live fan-out (from the end).
+ */
+public final class TopicTail implements AutoCloseable {
+
+    /** Where reading starts. */
+    public enum Start { BEGINNING, END }
+
+    private static final Logger log = LoggerFactory.getLogger(TopicTail.class);
+
+    private final String topic;
+    private final Start start;
+    private final Consumer<ConsumerRecord<String, byte[]>> handler;
+    private final KafkaConsumer<String, byte[]> consumer;
+    private final CountDownLatch caughtUp = new CountDownLatch(1);
+    private final Thread thread;
+    private volatile boolean running = true;
+
+    public TopicTail(String bootstrapServers, String topic, Start start,
+            Consumer<ConsumerRecord<String, byte[]>> handler) {
+        this.topic = topic;
+        this.start = start;
+        this.handler = handler;
+        var props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "tail-" + topic + "-" + Ids.newId());
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        this.thread = Thread.ofPlatform().name("tail-" + topic).daemon().unstarted(this::run);
+    }
+
+    public TopicTail startReading() {
+        thread.start();
+        return this;
+    }
+
+    /** True once every record that existed when reading started has been handed to the handler. */
+    public boolean awaitCaughtUp(Duration timeout) throws InterruptedException {
+        return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
+    }
+
+    public boolean isCaughtUp() {
+        return caughtUp.getCount() == 0;
+    }
+
+    private void run() {
+        try {
+            List<TopicPartition> partitions = assign();
+            Map<TopicPartition, Long> targets = new HashMap<>(consumer.endOffsets(partitions));
+            if (start == Start.END) {
+                consumer.seekToEnd(partitions);
+                partitions.forEach(consumer::position);
+                targets.clear();
+            } else {
+                consumer.seekToBeginning(partitions);
+            }
+            while (running) {
+                for (var record : consumer.poll(Duration.ofMillis(200))) {
+                    handle(record);
+                }
+                if (!isCaughtUp()) {
+                    targets.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
+                    if (targets.isEmpty()) {
+                        caughtUp.countDown();
+                    }
+                }
+            }
+        } catch (WakeupException stopping) {
+            // close() woke us up
+        } catch (RuntimeException e) {
+            log.error("Reading {} stopped", topic, e);
+        } finally {
+            consumer.close(Duration.ofSeconds(2));
+        }
+    }
+
+    private List<TopicPartition> assign() {
+        while (running) {
+            var infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+            if (infos != null && !infos.isEmpty()) {
+                var partitions = infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+                consumer.assign(partitions);
+                return partitions;
+            }
+            log.info("Waiting for topic {} to exist", topic);
+        }
+        throw new WakeupException();
+    }
+
+    private void handle(ConsumerRecord<String, byte[]> record) {
+        try {
+            handler.accept(record);
+        } catch (RuntimeException e) {
+            // One bad record must not stop every later one from being seen.
+            log.warn("Skipping {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.toString());
+        }
+    }
+
+    @Override
+    public void close() {
+        running = false;
+        consumer.wakeup();
+        try {
+            thread.join(5000);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+}
