@@ -1,0 +1,22 @@
+package dev.iotpipeline.decoder;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/** Configuration of decoder-service under the {@code decoder} prefix. */
+@Validated
+@ConfigurationProperties("decoder")
+public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka) {
+
+    /** Topic layout for topics this service creates, and how long a batch may wait for its writes. */
+    public record Kafka(@DefaultValue("3") @Positive int partitions,
+            @DefaultValue("1") @Positive short replicationFactor,
+            @NotNull @DefaultValue("30s") Duration sendTimeout,
+            @NotNull @DefaultValue("1s") Duration retryBackoff) {
+    }
+}

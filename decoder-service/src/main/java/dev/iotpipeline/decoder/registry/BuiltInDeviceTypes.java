@@ -1,0 +1,32 @@
+package dev.iotpipeline.decoder.registry;
+
+import dev.iotpipeline.decoder.codec.Codecs;
+import dev.iotpipeline.events.DeviceType;
+import dev.iotpipeline.events.PipelineTopic;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.TimeUnit;
+import org.springframework.kafka.core.KafkaOperations;
+
+/** Registers a device type for every built-in codec that the registry does not hold yet, so they work out of the box. */
+final class BuiltInDeviceTypes {
+
+    private BuiltInDeviceTypes() {
+    }
+
+    static int register(Codecs codecs, DeviceTypeRegistry registry, KafkaOperations<String, Object> kafka,
+            Clock clock, Duration timeout) throws Exception {
+        int added = 0;
+        for (var name : codecs.names()) {
+            if (registry.find(name).isEmpty()) {
+                var type = new DeviceType(name, DeviceType.SCHEMA_VERSION, name, "built-in codec " + name,
+                        Instant.now(clock));
+                kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), name, type)
+                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                added++;
+            }
+        }
+        return added;
+    }
+}

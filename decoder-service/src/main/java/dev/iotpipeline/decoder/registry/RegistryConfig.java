@@ -1,0 +1,48 @@
+package dev.iotpipeline.decoder.registry;
+
+import dev.iotpipeline.decoder.DecoderProperties;
+import dev.iotpipeline.decoder.codec.Codecs;
+import dev.iotpipeline.events.PipelineTopic;
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+
+@Configuration(proxyBeanMethods = false)
+class RegistryConfig {
+
+    @Bean
+    Codecs codecs() {
+        return Codecs.builtIn();
+    }
+
+    @Bean
+    DeviceTypeRegistry deviceTypeRegistry(KafkaProperties kafka, KafkaAdmin admin, KafkaTemplate<String, Object> template,
+            Codecs codecs, DecoderProperties properties) throws Exception {
+        // The topic must exist before it can be read whole; KafkaAdmin would only create it after all beans.
+        admin.createOrModifyTopics(PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor()));
+        var registry = new DeviceTypeRegistry(String.join(",", kafka.getBootstrapServers()))
+                .start(Duration.ofSeconds(60));
+        BuiltInDeviceTypes.register(codecs, registry, template, Clock.systemUTC(), properties.kafka().sendTimeout());
+        return registry;
+    }
+
+    @Bean
+    NewTopic dataUnitsTopic(DecoderProperties properties) {
+        return PipelineTopic.DATA_UNITS.newTopic(properties.kafka().partitions(), properties.kafka().replicationFactor());
+    }
+
+    @Bean
+    NewTopic deadLetterTopic(DecoderProperties properties) {
+        return PipelineTopic.DEAD_LETTER.newTopic(properties.kafka().partitions(), properties.kafka().replicationFactor());
+    }
+
+    @Bean
+    NewTopic deviceTypesTopic(DecoderProperties properties) {
+        return PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor());
+    }
+}
