@@ -1,0 +1,21 @@
+package dev.iotpipeline.rules;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import java.time.Duration;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/** Configuration of rules-service under the {@code rules} prefix. */
+@Validated
+@ConfigurationProperties("rules")
+public record RulesProperties(@Valid @NotNull @DefaultValue Kafka kafka) {
+
+    /** Topic layout for topics this service creates, and how long a rule write may wait for Kafka. */
+    public record Kafka(@DefaultValue("3") @Positive int partitions,
+            @DefaultValue("1") @Positive short replicationFactor,
+            @NotNull @DefaultValue("10s") Duration sendTimeout) {
+    }
+}

@@ -1,0 +1,43 @@
+package dev.iotpipeline.rules.rule;
+
+import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.rules.RulesProperties;
+import java.time.Clock;
+import java.time.Duration;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaAdmin;
+import org.springframework.kafka.core.KafkaTemplate;
+
+@Configuration(proxyBeanMethods = false)
+class RuleConfig {
+
+    @Bean
+    RuleSet ruleSet() {
+        return new RuleSet();
+    }
+
+    @Bean
+    RuleRegistry ruleRegistry(RuleSet rules, KafkaTemplate<String, Object> template, KafkaAdmin admin,
+            KafkaProperties kafka, RulesProperties properties) throws InterruptedException {
+        var k = properties.kafka();
+        // Streams needs its source topic, and the registry its topic, before KafkaAdmin's own pass would run.
+        admin.createOrModifyTopics(PipelineTopic.RULES.newTopic(1, k.replicationFactor()),
+                PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
+                PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()));
+        return new RuleRegistry(rules, template, String.join(",", kafka.getBootstrapServers()), k.sendTimeout(),
+                Clock.systemUTC()).start(Duration.ofSeconds(60));
+    }
+
+    @Bean
+    NewTopic rulesTopic(RulesProperties properties) {
+        return PipelineTopic.RULES.newTopic(1, properties.kafka().replicationFactor());
+    }
+
+    @Bean
+    NewTopic alarmsTopic(RulesProperties properties) {
+        return PipelineTopic.ALARMS.newTopic(properties.kafka().partitions(), properties.kafka().replicationFactor());
+    }
+}

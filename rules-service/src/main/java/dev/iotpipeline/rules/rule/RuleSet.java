@@ -1,0 +1,54 @@
+package dev.iotpipeline.rules.rule;
+
+import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.events.Rule;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** The current rules of this instance, compiled once per change and read on every data unit. */
+public final class RuleSet {
+
+    private static final Logger log = LoggerFactory.getLogger(RuleSet.class);
+
+    private final Map<String, CompiledRule> rules = new ConcurrentHashMap<>();
+
+    /** Applies a rule from the rules topic; null deletes. A rule that no longer compiles is dropped, loudly. */
+    public void apply(String id, Rule rule) {
+        if (rule == null) {
+            rules.remove(id);
+            return;
+        }
+        var current = rules.get(id);
+        if (current != null && current.rule().equals(rule)) {
+            return;
+        }
+        try {
+            rules.put(id, CompiledRule.compile(rule));
+        } catch (InvalidExpressionException e) {
+            rules.remove(id);
+            log.error("Rule {} ignored: {}", id, e.getMessage());
+        }
+    }
+
+    public Optional<Rule> find(String id) {
+        return Optional.ofNullable(rules.get(id)).map(CompiledRule::rule);
+    }
+
+    public List<Rule> all() {
+        Collection<CompiledRule> values = rules.values();
+        return values.stream().map(CompiledRule::rule).sorted(Comparator.comparing(Rule::id)).toList();
+    }
+
+    /** Enabled rules whose filter matches the data unit. */
+    public List<CompiledRule> matching(DataUnit unit) {
+        return rules.values().stream()
+                .filter(r -> r.rule().enabled() && r.rule().filter().matches(unit))
+                .toList();
+    }
+}
