@@ -1,0 +1,23 @@
+package dev.iotpipeline.notify;
+
+import java.util.Map;
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+
+/** Delivers data units and alarms to WebSocket subscribers and keeps their queryable history in PostgreSQL. */
+@SpringBootApplication
+@ConfigurationPropertiesScan
+public class NotifyApplication {
+
+    /** Each service reads its own config file name so that several can share one JVM in the local stack. */
+    public static SpringApplication application() {
+        var app = new SpringApplication(NotifyApplication.class);
+        app.setDefaultProperties(Map.of("spring.config.name", "notify-service"));
+        return app;
+    }
+
+    public static void main(String[] args) {
+        application().run(args);
+    }
+}

@@ -1,0 +1,41 @@
+package dev.iotpipeline.notify;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import jakarta.validation.constraints.Positive;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.validation.annotation.Validated;
+
+/** Configuration of notify-service under the {@code notify} prefix. */
+@Validated
+@ConfigurationProperties("notify")
+public record NotifyProperties(
+        @DefaultValue List<@Valid DashboardToken> tokens,
+        @Valid @NotNull @DefaultValue WebSocket websocket,
+        @Valid @NotNull @DefaultValue History history,
+        @Valid @NotNull @DefaultValue Kafka kafka) {
+
+    /** A dashboard token and the channels it may read ({@code *} for all). */
+    public record DashboardToken(@NotBlank String token, @NotEmpty List<String> channels) {
+    }
+
+    /** Per-session send bounds: a slow client loses its own oldest messages, never delays others. */
+    public record WebSocket(@DefaultValue("524288") @Positive int sendBufferBytes,
+            @NotNull @DefaultValue("10s") Duration sendTimeLimit) {
+    }
+
+    /** History query limits. */
+    public record History(@DefaultValue("100") @Positive int defaultLimit, @DefaultValue("1000") @Positive int maxLimit) {
+    }
+
+    /** Topic layout for topics this service reads, and the store writer's retry pace. */
+    public record Kafka(@DefaultValue("3") @Positive int partitions,
+            @DefaultValue("1") @Positive short replicationFactor,
+            @NotNull @DefaultValue("1s") Duration retryBackoff) {
+    }
+}
