@@ -1,0 +1,201 @@
+package dev.iotpipeline.localstack;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.common.Uuid;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real Apache Kafka broker (combined KRaft broker and controller, from the kafka_2.13 jars) in a child
+ * process of its own, so fault tests can stop or kill it like a real one. Its data lives under one
+ * directory and survives restarts.
+ */
+public final class KafkaBroker implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaBroker.class);
+
+    private final Path dir;
+    private final int port;
+    private final int controllerPort;
+    private Process process;
+
+    private KafkaBroker(Path dir, int port, int controllerPort) {
+        this.dir = dir;
+        this.port = port;
+        this.controllerPort = controllerPort;
+    }
+
+    public static KafkaBroker start(Path dir, int port, int controllerPort, Duration timeout)
+            throws IOException, InterruptedException {
+        var broker = new KafkaBroker(dir.toAbsolutePath(), port, controllerPort);
+        broker.startProcess(timeout);
+        return broker;
+    }
+
+    public String bootstrapServers() {
+        return "127.0.0.1:" + port;
+    }
+
+    /** Starts the broker again after {@link #stop()} or {@link #kill()}, on the same data. */
+    public synchronized void restart(Duration timeout) throws IOException, InterruptedException {
+        if (process != null && process.isAlive()) {
+            return;
+        }
+        startProcess(timeout);
+    }
+
+    private synchronized void startProcess(Duration timeout) throws IOException, InterruptedException {
+        Files.createDirectories(dir);
+        killStale();
+        var logDir = dir.resolve("logs");
+        var config = dir.resolve("server.properties");
+        Files.writeString(config, serverProperties(logDir));
+        var logback = dir.resolve("logback-broker.xml");
+        Files.writeString(logback, """
+                <configuration>
+                  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+                    <file>%s</file>
+                    <encoder><pattern>%%d{ISO8601} %%-5level %%logger{36} - %%msg%%n</pattern></encoder>
+                  </appender>
+                  <root level="INFO"><appender-ref ref="FILE"/></root>
+                  <logger name="org.apache.kafka" level="WARN"/>
+                  <logger name="kafka" level="WARN"/>
+                  <logger name="kafka.server.KafkaRaftServer" level="INFO"/>
+                </configuration>
+                """.formatted(dir.resolve("broker.log")));
+        if (!Files.exists(logDir.resolve("meta.properties"))) {
+            run(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c",
+                    config.toString()), logback, Duration.ofSeconds(60));
+        }
+        process = java(List.of("kafka.Kafka", config.toString()), logback, "-Xms256m", "-Xmx768m").start();
+        Files.writeString(dir.resolve("broker.pid"), Long.toString(process.pid()));
+        awaitReady(timeout);
+        log.info("Kafka broker up on {} (pid {}, data {})", bootstrapServers(), process.pid(), dir);
+    }
+
+    private String serverProperties(Path logDir) {
+        return String.join("\n",
+                "process.roles=broker,controller",
+                "node.id=1",
+                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "controller.listener.names=CONTROLLER",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "inter.broker.listener.name=PLAINTEXT",
+                "log.dirs=" + logDir,
+                "num.partitions=3",
+                "auto.create.topics.enable=false",
+                "offsets.topic.replication.factor=1",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "share.coordinator.state.topic.replication.factor=1",
+                "share.coordinator.state.topic.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "");
+    }
+
+    private ProcessBuilder java(List<String> args, Path logback, String... jvmOptions) {
+        var command = new java.util.ArrayList<String>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(List.of(jvmOptions));
+        command.add("-Dlogback.configurationFile=" + logback);
+        // The broker uses the same jars as this JVM: kafka_2.13 and a logging binding are on its classpath.
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.addAll(args);
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.out").toFile()));
+    }
+
+    private void run(List<String> args, Path logback, Duration timeout) throws IOException, InterruptedException {
+        var tool = java(args, logback).start();
+        if (!tool.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || tool.exitValue() != 0) {
+            tool.destroyForcibly();
+            throw new IOException("Kafka storage format failed; see " + dir.resolve("broker.out"));
+        }
+    }
+
+    private void awaitReady(Duration timeout) throws IOException, InterruptedException {
+        var deadline = Instant.now().plus(timeout);
+        try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 4000))) {
+            while (Instant.now().isBefore(deadline)) {
+                if (!process.isAlive()) {
+                    throw new IOException("Kafka broker exited with " + process.exitValue() + "; see "
+                            + dir.resolve("broker.out") + " and " + dir.resolve("broker.log"));
+                }
+                try {
+                    if (portOpen() && !admin.describeCluster().nodes().get(4, TimeUnit.SECONDS).isEmpty()) {
+                        return;
+                    }
+                } catch (Exception notYet) {
+                    // still starting
+                }
+                Thread.sleep(200);
+            }
+        }
+        throw new IOException("Kafka broker not ready within " + timeout + "; see " + dir.resolve("broker.log"));
+    }
+
+    private boolean portOpen() {
+        try (var socket = new Socket()) {
+            socket.connect(new InetSocketAddress("127.0.0.1", port), 500);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
+    /** A broker left behind by a run that was killed would hold the port and the log directory lock. */
+    private void killStale() throws IOException, InterruptedException {
+        var pidFile = dir.resolve("broker.pid");
+        if (!Files.exists(pidFile)) {
+            return;
+        }
+        var stale = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()))
+                .filter(p -> p.info().commandLine().map(c -> c.contains("kafka.Kafka")).orElse(false));
+        if (stale.isPresent()) {
+            log.warn("Stopping a Kafka broker left over from an earlier run (pid {})", stale.get().pid());
+            stale.get().destroy();
+            stale.get().onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(t -> null).join();
+            stale.get().destroyForcibly();
+        }
+        Files.deleteIfExists(pidFile);
+    }
+
+    /** Controlled shutdown, as on SIGTERM. */
+    public synchronized void stop() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroy();
+            if (!process.waitFor(30, TimeUnit.SECONDS)) {
+                process.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    /** Abrupt death, as on SIGKILL or a crashed machine; for fault tests. */
+    public synchronized void kill() throws InterruptedException {
+        if (process != null && process.isAlive()) {
+            process.destroyForcibly().waitFor();
+        }
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        stop();
+    }
+}

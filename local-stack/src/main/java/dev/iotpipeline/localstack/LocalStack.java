@@ -1,0 +1,182 @@
+package dev.iotpipeline.localstack;
+
+import dev.iotpipeline.decoder.DecoderApplication;
+import dev.iotpipeline.ingest.IngestApplication;
+import dev.iotpipeline.notify.NotifyApplication;
+import dev.iotpipeline.rules.RulesApplication;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.function.Supplier;
+import org.springframework.boot.SpringApplication;
+import org.springframework.context.ConfigurableApplicationContext;
+
+/**
+ * The whole pipeline on one machine: a real Kafka broker and PostgreSQL (or given infrastructure), and the
+ * four services, each its own Spring application context with its own port, started in dependency order.
+ */
+public final class LocalStack implements AutoCloseable {
+
+    /** Ports of the four services; 0 picks a free one. */
+    public record Ports(int ingestPort, int decoderPort, int rulesPort, int notifyPort) {
+
+        public static final Ports DEFAULT = new Ports(8080, 8081, 8082, 8083);
+        public static final Ports RANDOM = new Ports(0, 0, 0, 0);
+    }
+
+    /** What the stack is started with. */
+    public record Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions) {
+    }
+
+    private static final String NON_JDBC_EXCLUDES = "spring.autoconfigure.exclude="
+            + "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
+            + "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration";
+
+    private final Settings settings;
+    private final Infrastructure infrastructure;
+    private final KafkaBroker broker;
+    private final Postgres postgres;
+    private final List<ConfigurableApplicationContext> services = new ArrayList<>();
+    private ConfigurableApplicationContext ingest;
+    private ConfigurableApplicationContext decoder;
+    private ConfigurableApplicationContext rules;
+    private ConfigurableApplicationContext notify;
+
+    private LocalStack(Settings settings, Infrastructure infrastructure, KafkaBroker broker, Postgres postgres) {
+        this.settings = settings;
+        this.infrastructure = infrastructure;
+        this.broker = broker;
+        this.postgres = postgres;
+    }
+
+    /** Starts the embedded Kafka broker and PostgreSQL under the data directory, then the services. */
+    public static LocalStack startEmbedded(Settings settings, int kafkaPort, int kafkaControllerPort, int postgresPort)
+            throws Exception {
+        var data = settings.dataDir().toAbsolutePath();
+        KafkaBroker broker = null;
+        Postgres postgres = null;
+        try {
+            broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort, Duration.ofSeconds(90));
+            postgres = Postgres.start(data.resolve("postgres"), postgresPort);
+            var infrastructure = new Infrastructure(broker.bootstrapServers(), postgres.jdbcUrl(), Postgres.USER, "");
+            return new LocalStack(settings, infrastructure, broker, postgres).startServices();
+        } catch (Exception e) {
+            if (postgres != null) {
+                postgres.close();
+            }
+            if (broker != null) {
+                broker.close();
+            }
+            throw e;
+        }
+    }
+
+    /** Starts only the services, against Kafka and PostgreSQL that run elsewhere (e.g. Testcontainers). */
+    public static LocalStack startOn(Infrastructure infrastructure, Settings settings) throws Exception {
+        return new LocalStack(settings, infrastructure, null, null).startServices();
+    }
+
+    private LocalStack startServices() throws Exception {
+        try {
+            var state = settings.dataDir().toAbsolutePath().resolve("rules-streams");
+            // Decoder first: it registers the built-in device types that ingest learns at startup.
+            decoder = start(DecoderApplication::application, settings.ports().decoderPort(), NON_JDBC_EXCLUDES);
+            rules = start(RulesApplication::application, settings.ports().rulesPort(), NON_JDBC_EXCLUDES,
+                    "spring.kafka.streams.state-dir=" + state,
+                    "spring.kafka.streams.replication-factor=1");
+            notify = start(NotifyApplication::application, settings.ports().notifyPort(),
+                    "spring.datasource.url=" + infrastructure.jdbcUrl(),
+                    "spring.datasource.username=" + infrastructure.jdbcUser(),
+                    "spring.datasource.password=" + infrastructure.jdbcPassword(),
+                    "notify.tokens[0].token=" + settings.dashboardToken(),
+                    "notify.tokens[0].channels[0]=*");
+            // Ingest last, so nothing is accepted before the rest of the pipeline is there.
+            ingest = start(IngestApplication::application, settings.ports().ingestPort(), NON_JDBC_EXCLUDES,
+                    "ingest.api-keys[0].channel=*",
+                    "ingest.api-keys[0].key=" + settings.deviceKey());
+            return this;
+        } catch (Exception e) {
+            close();
+            throw e;
+        }
+    }
+
+    private ConfigurableApplicationContext start(Supplier<SpringApplication> application, int port, String... properties) {
+        var args = new ArrayList<String>();
+        args.add("--server.port=" + port);
+        args.add("--spring.kafka.bootstrap-servers=" + infrastructure.bootstrapServers());
+        args.add("--spring.main.banner-mode=off");
+        for (var partitionsProperty : List.of("ingest", "decoder", "rules", "notify")) {
+            args.add("--" + partitionsProperty + ".kafka.partitions=" + settings.partitions());
+        }
+        for (var property : properties) {
+            args.add("--" + property);
+        }
+        var app = application.get();
+        // One shutdown hook for the whole stack (see LocalStackMain), so services stop before Kafka does.
+        app.setRegisterShutdownHook(false);
+        var context = app.run(args.toArray(String[]::new));
+        services.add(context);
+        return context;
+    }
+
+    public String bootstrapServers() {
+        return infrastructure.bootstrapServers();
+    }
+
+    public Infrastructure infrastructure() {
+        return infrastructure;
+    }
+
+    /** The embedded broker, for fault tests; null when the stack runs on external infrastructure. */
+    public KafkaBroker broker() {
+        return broker;
+    }
+
+    public String ingestUrl() {
+        return url(ingest);
+    }
+
+    public String decoderUrl() {
+        return url(decoder);
+    }
+
+    public String rulesUrl() {
+        return url(rules);
+    }
+
+    public String notifyUrl() {
+        return url(notify);
+    }
+
+    public String notifyWebSocketUrl() {
+        return url(notify).replaceFirst("^http", "ws") + "/ws";
+    }
+
+    public Settings settings() {
+        return settings;
+    }
+
+    private static String url(ConfigurableApplicationContext context) {
+        return "http://127.0.0.1:" + context.getEnvironment().getProperty("local.server.port");
+    }
+
+    @Override
+    public synchronized void close() throws Exception {
+        var reversed = new ArrayList<>(services);
+        Collections.reverse(reversed);
+        // Ingest stops taking requests first; the consumers then finish their in-flight batches.
+        for (var context : reversed) {
+            context.close();
+        }
+        services.clear();
+        if (postgres != null) {
+            postgres.close();
+        }
+        if (broker != null) {
+            broker.close();
+        }
+    }
+}
