@@ -108,6 +108,8 @@ public final class LocalStack implements AutoCloseable {
         args.add("--server.port=" + port);
         args.add("--spring.kafka.bootstrap-servers=" + infrastructure.bootstrapServers());
         args.add("--spring.main.banner-mode=off");
+        // The services share one logging system here, which would label every line with one name.
+        args.add("--logging.include-application-name=false");
         for (var partitionsProperty : List.of("ingest", "decoder", "rules", "notify")) {
             args.add("--" + partitionsProperty + ".kafka.partitions=" + settings.partitions());
         }

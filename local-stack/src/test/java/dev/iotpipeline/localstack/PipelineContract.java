@@ -1,0 +1,197 @@
+package dev.iotpipeline.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iotpipeline.events.DeadLetterHeaders;
+import dev.iotpipeline.events.PipelineTopic;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * End-to-end behaviour of the whole pipeline over HTTP, Kafka, WebSocket and PostgreSQL; subclasses say
+ * where Kafka and PostgreSQL come from (embedded here, Testcontainers where Docker exists).
+ */
+abstract class PipelineContract {
+
+    protected abstract LocalStack stack();
+
+    private PipelineClient client() {
+        return new PipelineClient(stack());
+    }
+
+    private static String channel() {
+        return "it-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    @Test
+    void shouldDeliverEveryUplinkToASubscriberStoreItAndRaiseAlarmsForHotDevices() {
+        // given a rule and a dashboard subscribed before any data
+        var client = client();
+        var channel = channel();
+        var rule = client.createRule("""
+                {"name":"too hot","filter":{"channel":"%s"},"condition":"temperature > 30","severity":"CRITICAL"}
+                """.formatted(channel));
+        assertThat(rule.statusCode()).isEqualTo(201);
+        try (var dashboard = client.dashboard()) {
+            dashboard.send("""
+                    {"type":"subscribe","id":"units","stream":"data-units","filter":{"channel":"%s"}}""".formatted(channel));
+            dashboard.send("""
+                    {"type":"subscribe","id":"alarms","stream":"alarms","filter":{"channel":"%s"}}""".formatted(channel));
+            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("subscribed").size() == 2);
+
+            // when 10 devices post 2 uplinks each, devices 0-3 hot (temperature 31.x), the rest not
+            int devices = 10;
+            int perDevice = 2;
+            Set<String> acceptedIds = new HashSet<>();
+            for (int round = 0; round < perDevice; round++) {
+                for (int d = 0; d < devices; d++) {
+                    var hex = d < 4 ? "01755C0367" + le16(310 + d) + "046865" : "0175640367" + le16(200 + d) + "046850";
+                    var response = client.postUplink(channel, "em300th",
+                            "{\"deviceId\":\"dev-%d\",\"payloadHex\":\"%s\",\"fPort\":85}".formatted(d, hex));
+                    assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+                    var body = PipelineClient.json(response.body());
+                    assertThat(body.get("receivedAt").asString()).isNotBlank();
+                    acceptedIds.add(body.get("id").asString());
+                }
+            }
+
+            // then every data unit reaches the subscriber, once, with decoded values
+            int expected = devices * perDevice;
+            await().atMost(Duration.ofSeconds(30)).until(() -> dashboard.ofType("data-unit").size() >= expected);
+            var units = dashboard.ofType("data-unit").stream().map(m -> m.get("data")).toList();
+            assertThat(units).hasSize(expected);
+            assertThat(units).extracting(u -> u.get("uplinkId").asString()).containsExactlyInAnyOrderElementsOf(acceptedIds);
+            assertThat(units).allSatisfy(u -> assertThat(u.get("measurements").get("humidity").asDouble()).isPositive());
+            assertThat(dashboard.ofType("data-unit")).allSatisfy(m ->
+                    assertThat(m.get("subscription").asString()).isEqualTo("units"));
+
+            // and all of them are stored
+            await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == expected);
+
+            // and each hot device raised exactly one alarm, delivered live and stored
+            await().atMost(Duration.ofSeconds(30)).until(() -> dashboard.ofType("alarm").size() >= 4);
+            var alarms = dashboard.ofType("alarm").stream().map(m -> m.get("data")).toList();
+            assertThat(alarms).extracting(a -> a.get("deviceId").asString())
+                    .containsExactlyInAnyOrder("dev-0", "dev-1", "dev-2", "dev-3");
+            assertThat(alarms).allSatisfy(a -> {
+                assertThat(a.get("state").asString()).isEqualTo("ACTIVE");
+                assertThat(a.get("severity").asString()).isEqualTo("CRITICAL");
+                assertThat(a.get("values").get("temperature").asDouble()).isGreaterThan(30);
+                assertThat(a.get("receivedAt").asString()).isNotBlank();
+            });
+            await().atMost(Duration.ofSeconds(30)).until(() ->
+                    PipelineClient.json(client.getHistory("/alarms?channel=" + channel).body()).size() == 4);
+        }
+    }
+
+    @Test
+    void shouldPageTheHistoryWithACursor() {
+        var client = client();
+        var channel = channel();
+        for (int i = 0; i < 5; i++) {
+            assertThat(client.postUplink(channel, "em300th",
+                    "{\"deviceId\":\"pager\",\"payload\":\"AXVcA2c0AQRoZQ==\"}").statusCode()).isEqualTo(202);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 5);
+
+        var first = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&limit=3").body());
+        var second = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&limit=3&cursor="
+                + first.get("nextCursor").asString()).body());
+
+        assertThat(first.get("items")).hasSize(3);
+        assertThat(second.get("items")).hasSize(2);
+        assertThat(second.get("nextCursor").isNull()).isTrue();
+        var one = first.get("items").get(0);
+        assertThat(one.get("measurements").get("temperature").asDouble()).isEqualTo(30.8);
+        var byId = PipelineClient.json(client.getHistory("/data-units/" + one.get("id").asString()).body());
+        assertThat(byId.get("uplinkId").asString()).isEqualTo(one.get("uplinkId").asString());
+    }
+
+    @Test
+    void shouldAnswerBadRequestsWithPreciseProblems() {
+        var client = client();
+        var url = stack().ingestUrl() + "/sensor-data/it-bad/encoded/em300th";
+        var json = Map.of("Content-Type", "application/json");
+        var auth = Map.of("Content-Type", "application/json", "Authorization", "Bearer " + PipelineClient.DEVICE_KEY);
+        var valid = "{\"deviceId\":\"d\",\"payloadHex\":\"0175\"}";
+
+        assertProblem(client.post(url, json, valid), 401, "missing-credentials");
+        assertProblem(client.post(url, Map.of("Content-Type", "application/json", "Authorization", "Bearer nope"), valid),
+                401, "invalid-credentials");
+        assertProblem(client.post(url, auth, "{\"deviceId\":"), 400, "malformed-json");
+        assertProblem(client.post(url, auth, "{\"deviceId\":\"d\",\"payload\":\"***\"}"), 400, "invalid-base64");
+        assertProblem(client.post(url, auth, "{\"deviceId\":\"d\",\"payloadHex\":\"0G\"}"), 400, "invalid-hex");
+        assertProblem(client.post(url, auth, "{\"payloadHex\":\"0175\"}"), 400, "missing-field");
+        assertProblem(client.post(stack().ingestUrl() + "/sensor-data/it-bad/encoded/no-such-type", auth, valid),
+                404, "unknown-device-type");
+        assertProblem(client.post(stack().ingestUrl() + "/sensor-data/Bad_Channel/encoded/em300th", auth, valid),
+                400, "invalid-name");
+        assertProblem(client.post(url, Map.of("Content-Type", "text/plain", "Authorization",
+                "Bearer " + PipelineClient.DEVICE_KEY), valid), 415, "unsupported-media-type");
+        assertProblem(client.createRule("{\"name\":\"x\",\"condition\":\"temperature > > 1\"}"), 400,
+                "invalid-expression");
+    }
+
+    @Test
+    void shouldDeadLetterAnAcceptedUplinkThatCannotBeDecoded() {
+        var client = client();
+        var response = client.postUplink(channel(), "em300th", "{\"deviceId\":\"broken\",\"payloadHex\":\"0999aa\"}");
+        assertThat(response.statusCode()).isEqualTo(202);
+        var id = PipelineClient.json(response.body()).get("id").asString();
+
+        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack().bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "it-dlt-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(PipelineTopic.DEAD_LETTER.topicName()));
+            Map<String, String> reasons = new java.util.HashMap<>();
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    var reason = record.headers().lastHeader(DeadLetterHeaders.REASON);
+                    reasons.put(PipelineClient.json(record.value()).get("id").asString(),
+                            reason == null ? null : new String(reason.value(), StandardCharsets.UTF_8));
+                }
+                return reasons.containsKey(id);
+            });
+            assertThat(reasons.get(id)).contains("unknown item channel 0x09 type 0x99");
+        }
+    }
+
+    @Test
+    void shouldRejectWebSocketRequestsItCannotServeAndStayConnected() {
+        var client = client();
+        try (var dashboard = client.dashboard()) {
+            dashboard.send("{not json");
+            dashboard.send("{\"type\":\"subscribe\",\"id\":\"x\",\"stream\":\"nope\"}");
+            dashboard.send("{\"type\":\"ping\",\"id\":\"p\"}");
+
+            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("pong").size() == 1);
+            assertThat(dashboard.ofType("error")).extracting(e -> e.get("code").asString())
+                    .containsExactly("malformed-json", "unknown-stream");
+        }
+    }
+
+    private static void assertProblem(java.net.http.HttpResponse<String> response, int status, String type) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(response.headers().firstValue("Content-Type")).hasValueSatisfying(
+                ct -> assertThat(ct).startsWith("application/problem+json"));
+        JsonNode problem = PipelineClient.json(response.body());
+        assertThat(problem.get("type").asString()).endsWith("/problems/" + type);
+        assertThat(problem.get("detail").asString()).isNotBlank();
+    }
+
+    private static String le16(int value) {
+        return "%02X%02X".formatted(value & 0xFF, (value >> 8) & 0xFF);
+    }
+}
