@@ -4,8 +4,10 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -15,24 +17,56 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("ingest")
 public record IngestProperties(
         @DefaultValue List<@Valid ApiKey> apiKeys,
+        @Valid @NotNull @DefaultValue Auth auth,
         @Valid @NotNull @DefaultValue Kafka kafka,
-        @Valid @NotNull @DefaultValue Limits limits) {
+        @Valid @NotNull @DefaultValue Limits limits,
+        @Valid @NotNull @DefaultValue RateLimit rateLimit,
+        @Valid @NotNull @DefaultValue Webhooks webhooks,
+        @Valid @NotNull @DefaultValue Bench bench) {
 
     /**
      * A device key bound to a channel ({@code *} for every channel); {@code key} is the secret itself or
-     * {@code sha256:<hex>} of it, so configuration need not hold the secret.
+     * {@code sha256:<hex>} of it, so configuration need not hold the secret. {@code ratePerSecond}
+     * overrides the default rate limit for this key.
      */
-    public record ApiKey(@NotBlank String channel, @NotBlank String key) {
+    public record ApiKey(@NotBlank String channel, @NotBlank String key, Double ratePerSecond) {
     }
 
-    /** How long a request may wait for Kafka before it is answered 503. */
-    public record Kafka(@NotNull @DefaultValue("10s") Duration sendTimeout,
-            @NotNull @DefaultValue("5s") Duration retryAfter,
+    /**
+     * Keys can also come from a file ({@code <channel> <key|sha256:hex> [ratePerSecond]} per line) that is
+     * re-read when it changes, so keys rotate without a restart.
+     */
+    public record Auth(Path keysFile, @NotNull @DefaultValue("5s") Duration keysFileCheckInterval) {
+    }
+
+    /** How long a request may wait for Kafka before 503, and how many uplinks may await an ack at once. */
+    public record Kafka(@NotNull @DefaultValue("5s") Duration sendTimeout,
+            @NotNull @DefaultValue("2s") Duration retryAfter,
+            @DefaultValue("20000") @Positive int maxInFlight,
             @DefaultValue("3") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor) {
     }
 
-    /** Size limits per uplink. */
-    public record Limits(@DefaultValue("65536") @Positive int maxPayloadBytes) {
+    /** Size limits: per uplink payload, per request body and per batch. */
+    public record Limits(@DefaultValue("65536") @Positive int maxPayloadBytes,
+            @DefaultValue("1048576") @Positive int maxRequestBytes,
+            @DefaultValue("1000") @Positive int maxBatchSize) {
+    }
+
+    /** Per device key token buckets, counted in uplinks (a batch of 100 takes 100). */
+    public record RateLimit(@DefaultValue("true") boolean enabled,
+            @DefaultValue("1000") @Positive double uplinksPerSecond,
+            @DefaultValue("2000") @Positive long burst) {
+    }
+
+    /**
+     * Device type for webhook uplinks whose path names none: network-server model or profile name
+     * (TTS {@code version_ids.model_id}, ChirpStack {@code deviceInfo.deviceProfileName}) to device type.
+     */
+    public record Webhooks(@DefaultValue Map<String, String> deviceTypes) {
+    }
+
+    /** A Kafka-free 202 endpoint at /bench/noop, only for measuring the HTTP ceiling in benchmarks. */
+    public record Bench(@DefaultValue("false") boolean noopEndpoint) {
     }
 }

@@ -16,7 +16,7 @@ public final class Codecs {
     }
 
     public static Codecs builtIn() {
-        return new Codecs(List.of(new Em300thCodec()));
+        return new Codecs(List.of(new Em300thCodec(), new JsonCodec()));
     }
 
     public Optional<UplinkCodec> find(String name) {

@@ -3,6 +3,12 @@ package dev.iotpipeline.ingest.uplink;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
+import dev.iotpipeline.ingest.metrics.IngestMetrics;
+import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
+import io.swagger.v3.oas.models.Components;
+import io.swagger.v3.oas.models.OpenAPI;
+import io.swagger.v3.oas.models.info.Info;
+import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.time.Clock;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.context.annotation.Bean;
@@ -18,8 +24,20 @@ class UplinkConfig {
     }
 
     @Bean
-    UplinkPublisher uplinkPublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties) {
-        return new UplinkPublisher(kafka, properties.kafka().sendTimeout(), properties.kafka().retryAfter());
+    RequestItems requestItems(IngestProperties properties) {
+        return new RequestItems(properties.limits().maxRequestBytes(), properties.limits().maxBatchSize());
+    }
+
+    @Bean
+    UplinkPublisher uplinkPublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties,
+            IngestMetrics metrics) {
+        var k = properties.kafka();
+        return new UplinkPublisher(kafka, k.sendTimeout(), k.retryAfter(), k.maxInFlight(), metrics);
+    }
+
+    @Bean
+    DeviceRateLimiter deviceRateLimiter(IngestProperties properties) {
+        return new DeviceRateLimiter(properties.rateLimit());
     }
 
     /** Created when missing, so the service also starts against a bare broker. */
@@ -27,5 +45,15 @@ class UplinkConfig {
     NewTopic uplinksTopic(IngestProperties properties) {
         return PipelineTopic.UPLINKS_ENCODED.newTopic(properties.kafka().partitions(),
                 properties.kafka().replicationFactor());
+    }
+
+    @Bean
+    OpenAPI ingestOpenApi() {
+        return new OpenAPI()
+                .info(new Info().title("iot-pipeline ingest API").version("1")
+                        .description("Device-facing ingestion; errors are RFC 9457 application/problem+json."))
+                .components(new Components().addSecuritySchemes("deviceKey",
+                        new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
+                                .description("Device key bound to a channel")));
     }
 }

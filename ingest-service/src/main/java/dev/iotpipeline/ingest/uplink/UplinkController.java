@@ -1,33 +1,91 @@
 package dev.iotpipeline.ingest.uplink;
 
+import dev.iotpipeline.events.EncodedUplink;
+import dev.iotpipeline.ingest.auth.DeviceKeys;
+import dev.iotpipeline.ingest.metrics.IngestMetrics;
+import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.media.ArraySchema;
+import io.swagger.v3.oas.annotations.media.Content;
+import io.swagger.v3.oas.annotations.media.Schema;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
 
-/** HTTP edge of ingestion; the device key was already checked by the auth interceptor. */
+/** The device-facing edge: parse, validate, rate-limit, then hand the uplinks to the publisher. */
 @RestController
+@SecurityRequirement(name = "deviceKey")
 class UplinkController {
+
+    static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
     private final UplinkFactory factory;
     private final UplinkPublisher publisher;
+    private final RequestItems items;
+    private final DeviceRateLimiter rateLimiter;
+    private final IngestMetrics metrics;
 
-    UplinkController(UplinkFactory factory, UplinkPublisher publisher) {
+    UplinkController(UplinkFactory factory, UplinkPublisher publisher, RequestItems items,
+            DeviceRateLimiter rateLimiter, IngestMetrics metrics) {
         this.factory = factory;
         this.publisher = publisher;
+        this.items = items;
+        this.rateLimiter = rateLimiter;
+        this.metrics = metrics;
     }
 
+    @Operation(summary = "Post one encoded uplink, or a batch (JSON array) validated whole before anything is written",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(oneOf = {UplinkRequest.class,
+                    UplinkRequest[].class}))))
     @PostMapping(path = "/sensor-data/{channel}/encoded/{deviceType}", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    CompletableFuture<ResponseEntity<Accepted>> encoded(@PathVariable String channel, @PathVariable String deviceType,
-            @RequestBody UplinkRequest request,
-            @RequestHeader(name = "Idempotency-Key", required = false) String idempotencyKey) {
-        var uplink = factory.create(channel, deviceType, request, idempotencyKey);
-        return publisher.publish(uplink)
-                .thenApply(sent -> ResponseEntity.accepted().body(new Accepted(sent.id(), sent.receivedAt())));
+    CompletableFuture<ResponseEntity<Object>> encoded(@PathVariable String channel, @PathVariable String deviceType,
+            @RequestBody byte[] body, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
+            @AuthenticationPrincipal DeviceKeys.Principal principal) {
+        factory.checkTarget(channel, deviceType);
+        var json = items.parse(body);
+        var uplinks = items.map(json, UplinkRequest.class,
+                (request, index) -> factory.create(channel, deviceType, request, idempotencyKey, index));
+        return accept(principal, uplinks, json.isArray(), json.isArray() ? "batch" : "single");
+    }
+
+    @Operation(summary = "Post measurements the device decoded itself (one object or a JSON array)",
+            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
+                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(oneOf = {DecodedRequest.class,
+                    DecodedRequest[].class}))))
+    @PostMapping(path = "/sensor-data/{channel}/decoded", consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    CompletableFuture<ResponseEntity<Object>> decoded(@PathVariable String channel, @RequestBody byte[] body,
+            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
+            @AuthenticationPrincipal DeviceKeys.Principal principal) {
+        factory.checkTarget(channel, UplinkFactory.JSON_DEVICE_TYPE);
+        var json = items.parse(body);
+        var uplinks = items.map(json, DecodedRequest.class,
+                (request, index) -> factory.createDecoded(channel, request, idempotencyKey, index));
+        return accept(principal, uplinks, json.isArray(), "decoded");
+    }
+
+    /** Shared by every format: rate limit, publish, answer 202 with the ids once Kafka has them all. */
+    CompletableFuture<ResponseEntity<Object>> accept(DeviceKeys.Principal principal, List<EncodedUplink> uplinks,
+            boolean batch, String format) {
+        rateLimiter.acquire(principal, uplinks.size());
+        return publisher.publish(uplinks).thenApply(sent -> {
+            metrics.accepted(format, sent.size());
+            var accepted = sent.stream().map(u -> new Accepted(u.id(), u.receivedAt())).toList();
+            return ResponseEntity.accepted().body(batch ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());
+        });
+    }
+
+    /** The 202 answer to a batch: one entry per item, in order. */
+    record BatchAccepted(int accepted, @ArraySchema List<Accepted> items) {
     }
 }

@@ -1,6 +1,7 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
+import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.ingest.problem.Problems;
 import java.time.Clock;
@@ -19,6 +20,8 @@ class UplinkFactory {
 
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
     private static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
+    private static final Pattern MEASUREMENT = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
+    static final String JSON_DEVICE_TYPE = "json";
 
     private final Predicate<String> knownDeviceType;
     private final int maxPayloadBytes;
@@ -30,29 +33,102 @@ class UplinkFactory {
         this.clock = clock;
     }
 
-    EncodedUplink create(String channel, String deviceType, UplinkRequest request, String idempotencyKey) {
+    /** Checks the path names once per request, before any item of a batch. */
+    void checkTarget(String channel, String deviceType) {
         requireName("channel", channel);
-        requireName("deviceType", deviceType);
-        if (!knownDeviceType.test(deviceType)) {
-            throw Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type",
-                    "Device type '" + deviceType + "' is not registered");
+        if (deviceType != null) {
+            requireName("deviceType", deviceType);
+            if (!knownDeviceType.test(deviceType)) {
+                throw Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type",
+                        "Device type '" + deviceType + "' is not registered");
+            }
         }
-        if (request.deviceId() == null || request.deviceId().isBlank()) {
-            throw invalid("missing-field", "deviceId is required");
-        }
-        if (!DEVICE_ID.matcher(request.deviceId()).matches()) {
-            throw invalid("invalid-field", "deviceId must match " + DEVICE_ID.pattern());
-        }
+    }
+
+    /**
+     * An encoded uplink. The event id comes from the item's {@code id}, else from the Idempotency-Key
+     * (with the batch index), else it is new, so a retried request yields the same ids.
+     */
+    EncodedUplink create(String channel, String deviceType, UplinkRequest request, String idempotencyKey,
+            Integer index) {
+        checkTarget(channel, deviceType);
+        requireDeviceId(request.deviceId());
         if (request.fPort() != null && (request.fPort() < 0 || request.fPort() > 255)) {
             throw invalid("invalid-field", "fPort must be between 0 and 255");
         }
-        byte[] payload = payload(request);
-        var clientKey = request.id() != null ? request.id() : idempotencyKey;
-        UUID id = clientKey == null || clientKey.isBlank()
-                ? Ids.newId()
-                : Ids.fromClientKey(channel, request.deviceId(), clientKey);
-        return new EncodedUplink(id, EncodedUplink.SCHEMA_VERSION, channel, deviceType, request.deviceId(),
-                request.fPort(), payload, Instant.now(clock), request.measuredAt(), Map.of());
+        return uplink(channel, deviceType, request.deviceId(), request.fPort(), payload(request), request.measuredAt(),
+                Map.of(), eventId(channel, request.deviceId(), request.id(), idempotencyKey, index));
+    }
+
+    /** Decoded measurements travel as a JSON payload of the built-in {@code json} device type. */
+    EncodedUplink createDecoded(String channel, DecodedRequest request, String idempotencyKey, Integer index) {
+        checkTarget(channel, JSON_DEVICE_TYPE);
+        requireDeviceId(request.deviceId());
+        if (request.measurements() == null || request.measurements().isEmpty()) {
+            throw invalid("missing-field", "measurements must hold at least one value");
+        }
+        request.measurements().forEach((name, value) -> {
+            if (!MEASUREMENT.matcher(name).matches()) {
+                throw invalid("invalid-field", "measurement name '" + name + "' must match " + MEASUREMENT.pattern());
+            }
+            if (!(value instanceof Number number) || !Double.isFinite(number.doubleValue())) {
+                throw invalid("invalid-field", "measurement '" + name + "' must be a finite number");
+            }
+        });
+        var body = new java.util.LinkedHashMap<String, Object>();
+        body.put("measurements", request.measurements());
+        if (request.attributes() != null && !request.attributes().isEmpty()) {
+            body.put("attributes", request.attributes());
+        }
+        byte[] payload = EventJson.write(body);
+        requireSize(payload.length);
+        return uplink(channel, JSON_DEVICE_TYPE, request.deviceId(), null, payload, request.measuredAt(), Map.of(),
+                eventId(channel, request.deviceId(), request.id(), idempotencyKey, index));
+    }
+
+    /** An uplink forwarded by a network server; its own message id makes the server's retries idempotent. */
+    EncodedUplink createForwarded(String channel, String deviceType, WebhookUplink forwarded) {
+        checkTarget(channel, deviceType);
+        requireDeviceId(forwarded.deviceId());
+        if (forwarded.payload() == null || forwarded.payload().length == 0) {
+            throw invalid("missing-field", "the uplink carries no payload");
+        }
+        requireSize(forwarded.payload().length);
+        return uplink(channel, deviceType, forwarded.deviceId(), forwarded.fPort(), forwarded.payload(),
+                forwarded.receivedByNetwork(), forwarded.metadata(),
+                eventId(channel, forwarded.deviceId(), forwarded.messageId(), null, null));
+    }
+
+    private EncodedUplink uplink(String channel, String deviceType, String deviceId, Integer fPort, byte[] payload,
+            Instant measuredAt, Map<String, Object> metadata, UUID id) {
+        return new EncodedUplink(id, EncodedUplink.SCHEMA_VERSION, channel, deviceType, deviceId, fPort, payload,
+                Instant.now(clock), measuredAt, metadata);
+    }
+
+    private static UUID eventId(String channel, String deviceId, String itemId, String idempotencyKey, Integer index) {
+        if (itemId != null && !itemId.isBlank()) {
+            return Ids.fromClientKey(channel, deviceId, itemId);
+        }
+        if (idempotencyKey != null && !idempotencyKey.isBlank()) {
+            return Ids.fromClientKey(channel, deviceId, index == null ? idempotencyKey : idempotencyKey + '#' + index);
+        }
+        return Ids.newId();
+    }
+
+    private static void requireDeviceId(String deviceId) {
+        if (deviceId == null || deviceId.isBlank()) {
+            throw invalid("missing-field", "deviceId is required");
+        }
+        if (!DEVICE_ID.matcher(deviceId).matches()) {
+            throw invalid("invalid-field", "deviceId must match " + DEVICE_ID.pattern());
+        }
+    }
+
+    private void requireSize(int length) {
+        if (length > maxPayloadBytes) {
+            throw Problems.of(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large",
+                    "payload is " + length + " bytes; the limit is " + maxPayloadBytes);
+        }
     }
 
     private byte[] payload(UplinkRequest request) {
@@ -76,10 +152,7 @@ class UplinkFactory {
         if (bytes.length == 0) {
             throw invalid("invalid-field", "payload is empty");
         }
-        if (bytes.length > maxPayloadBytes) {
-            throw Problems.of(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large",
-                    "payload is " + bytes.length + " bytes; the limit is " + maxPayloadBytes);
-        }
+        requireSize(bytes.length);
         return bytes;
     }
 

@@ -2,18 +2,28 @@ package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.problem.Problems;
+import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.web.ErrorResponseException;
 
-/** Writes uplinks to Kafka and completes only when the broker acknowledged them (acks=all). */
+/**
+ * Writes uplinks to Kafka and completes only when the broker acknowledged all of them (acks=all). The
+ * number of uplinks awaiting an ack is bounded; past the bound, or when Kafka does not answer in time,
+ * the request gets a 503 with Retry-After instead of waiting.
+ */
 class UplinkPublisher {
 
     private static final Logger log = LoggerFactory.getLogger(UplinkPublisher.class);
@@ -21,34 +31,60 @@ class UplinkPublisher {
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
     private final Duration retryAfter;
+    private final Semaphore inFlight;
+    private final IngestMetrics metrics;
 
-    UplinkPublisher(KafkaOperations<String, Object> kafka, Duration sendTimeout, Duration retryAfter) {
+    UplinkPublisher(KafkaOperations<String, Object> kafka, Duration sendTimeout, Duration retryAfter, int maxInFlight,
+            IngestMetrics metrics) {
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
         this.retryAfter = retryAfter;
+        this.inFlight = new Semaphore(maxInFlight);
+        this.metrics = metrics;
     }
 
-    CompletableFuture<EncodedUplink> publish(EncodedUplink uplink) {
-        CompletableFuture<?> sent;
+    CompletableFuture<List<EncodedUplink>> publish(List<EncodedUplink> uplinks) {
+        int count = uplinks.size();
+        if (!inFlight.tryAcquire(count)) {
+            return CompletableFuture.failedFuture(unavailable("overloaded",
+                    "Too many uplinks are awaiting Kafka; retry later", null));
+        }
+        metrics.inFlight().addAndGet(count);
+        var sends = new ArrayList<CompletableFuture<?>>(count);
+        var sample = Timer.start();
         try {
-            sent = kafka.send(PipelineTopic.UPLINKS_ENCODED.topicName(), uplink.deviceId(), uplink);
+            for (var uplink : uplinks) {
+                sends.add(kafka.send(PipelineTopic.UPLINKS_ENCODED.topicName(), uplink.deviceId(), uplink));
+            }
         } catch (RuntimeException e) {
             // send() itself throws when metadata or buffer space is not available within max.block.ms
-            return CompletableFuture.failedFuture(unavailable(e));
+            release(count);
+            return CompletableFuture.failedFuture(unavailable("kafka-unavailable",
+                    "The uplink could not be made durable; retry later", e));
         }
-        return sent.orTimeout(sendTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .handle((result, error) -> {
+        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+                .orTimeout(sendTimeout.toMillis(), TimeUnit.MILLISECONDS)
+                .handle((ignored, error) -> {
+                    release(count);
                     if (error != null) {
-                        throw new CompletionException(unavailable(error));
+                        throw new CompletionException(unavailable("kafka-unavailable",
+                                "The uplink could not be made durable; retry later", error));
                     }
-                    return uplink;
+                    sample.stop(metrics.kafkaSend());
+                    return uplinks;
                 });
     }
 
-    private RuntimeException unavailable(Throwable cause) {
-        log.warn("Kafka did not acknowledge an uplink: {}", cause.toString());
-        var problem = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "kafka-unavailable",
-                "The uplink could not be made durable; retry later");
+    private void release(int count) {
+        inFlight.release(count);
+        metrics.inFlight().addAndGet(-count);
+    }
+
+    private ErrorResponseException unavailable(String type, String detail, Throwable cause) {
+        if (cause != null) {
+            log.warn("Kafka did not acknowledge: {}", cause.toString());
+        }
+        var problem = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, type, detail);
         problem.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(Math.max(1, retryAfter.toSeconds())));
         return problem;
     }

@@ -1,0 +1,50 @@
+package dev.iotpipeline.ingest.ratelimit;
+
+import dev.iotpipeline.ingest.IngestProperties;
+import dev.iotpipeline.ingest.auth.DeviceKeys;
+import dev.iotpipeline.ingest.problem.Problems;
+import io.github.bucket4j.Bandwidth;
+import io.github.bucket4j.Bucket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.springframework.http.HttpHeaders;
+import org.springframework.http.HttpStatus;
+
+/** Token buckets per device key (Bucket4j), counted in uplinks; bounded by the number of configured keys. */
+public final class DeviceRateLimiter {
+
+    private final IngestProperties.RateLimit config;
+    private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+
+    public DeviceRateLimiter(IngestProperties.RateLimit config) {
+        this.config = config;
+    }
+
+    /** Takes {@code uplinks} tokens or throws a 429 problem with the seconds until they are available. */
+    public void acquire(DeviceKeys.Principal principal, int uplinks) {
+        if (!config.enabled()) {
+            return;
+        }
+        var bucket = buckets.computeIfAbsent(principal.keyId(), id -> newBucket(principal));
+        var probe = bucket.tryConsumeAndReturnRemaining(uplinks);
+        if (!probe.isConsumed()) {
+            long seconds = Math.max(1, (long) Math.ceil(probe.getNanosToWaitForRefill() / 1e9));
+            var problem = Problems.of(HttpStatus.TOO_MANY_REQUESTS, "rate-limited",
+                    "Rate limit of this device key exceeded; retry in " + seconds + " s");
+            problem.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
+            throw problem;
+        }
+    }
+
+    private Bucket newBucket(DeviceKeys.Principal principal) {
+        double rate = principal.ratePerSecond() != null ? principal.ratePerSecond() : config.uplinksPerSecond();
+        long burst = principal.ratePerSecond() != null ? Math.max(1, (long) Math.ceil(rate)) : config.burst();
+        // Refill in whole tokens over the period that yields one token at this rate, so fractional rates work.
+        long tokens = Math.max(1, Math.round(rate));
+        var period = Duration.ofNanos((long) (tokens * 1e9 / rate));
+        return Bucket.builder()
+                .addLimit(Bandwidth.builder().capacity(Math.max(burst, tokens)).refillGreedy(tokens, period).build())
+                .build();
+    }
+}

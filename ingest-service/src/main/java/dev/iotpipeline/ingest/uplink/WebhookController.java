@@ -1,0 +1,83 @@
+package dev.iotpipeline.ingest.uplink;
+
+import dev.iotpipeline.ingest.IngestProperties;
+import dev.iotpipeline.ingest.auth.DeviceKeys;
+import dev.iotpipeline.ingest.problem.Problems;
+import io.swagger.v3.oas.annotations.Operation;
+import io.swagger.v3.oas.annotations.security.SecurityRequirement;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import org.springframework.http.HttpStatus;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * Webhook endpoints for LoRaWAN network servers, taking their uplink events exactly as they send them.
+ * The device type comes from the path, or else from the configured model mapping.
+ */
+@RestController
+@SecurityRequirement(name = "deviceKey")
+class WebhookController {
+
+    private final UplinkFactory factory;
+    private final RequestItems items;
+    private final UplinkController uplinks;
+    private final Map<String, String> deviceTypeByModel;
+
+    WebhookController(UplinkFactory factory, RequestItems items, UplinkController uplinks,
+            IngestProperties properties) {
+        this.factory = factory;
+        this.items = items;
+        this.uplinks = uplinks;
+        this.deviceTypeByModel = properties.webhooks().deviceTypes();
+    }
+
+    @Operation(summary = "The Things Stack v3 webhook: uplink message")
+    @PostMapping(path = {"/sensor-data/{channel}/webhooks/tts", "/sensor-data/{channel}/webhooks/tts/{deviceType}"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    CompletableFuture<ResponseEntity<Object>> theThingsStack(@PathVariable String channel,
+            @PathVariable(required = false) String deviceType, @RequestBody byte[] body,
+            @AuthenticationPrincipal DeviceKeys.Principal principal) {
+        factory.checkTarget(channel, deviceType);
+        var uplink = NetworkServerFormats.theThingsStack(items.parse(body));
+        return forward(channel, deviceType, uplink, principal, "tts");
+    }
+
+    @Operation(summary = "ChirpStack v4 HTTP integration (JSON encoding); events other than 'up' are acknowledged and ignored")
+    @PostMapping(path = {"/sensor-data/{channel}/webhooks/chirpstack",
+            "/sensor-data/{channel}/webhooks/chirpstack/{deviceType}"},
+            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
+    CompletableFuture<ResponseEntity<Object>> chirpStack(@PathVariable String channel,
+            @PathVariable(required = false) String deviceType, @RequestParam(required = false) String event,
+            @RequestBody byte[] body, @AuthenticationPrincipal DeviceKeys.Principal principal) {
+        factory.checkTarget(channel, deviceType);
+        if (event != null && !event.equals("up")) {
+            return CompletableFuture.completedFuture(ResponseEntity.noContent().build());
+        }
+        var uplink = NetworkServerFormats.chirpStack(items.parse(body));
+        return forward(channel, deviceType, uplink, principal, "chirpstack");
+    }
+
+    private CompletableFuture<ResponseEntity<Object>> forward(String channel, String pathType, WebhookUplink uplink,
+            DeviceKeys.Principal principal, String format) {
+        var deviceType = pathType != null ? pathType : mapped(uplink.model());
+        factory.checkTarget(channel, deviceType);
+        return uplinks.accept(principal, List.of(factory.createForwarded(channel, deviceType, uplink)), false, format);
+    }
+
+    private String mapped(String model) {
+        var type = model == null ? null : deviceTypeByModel.get(model);
+        if (type == null) {
+            throw Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type", "No device type in the path and none mapped"
+                    + " for model '" + model + "' (ingest.webhooks.device-types)");
+        }
+        return type;
+    }
+}
