@@ -4,9 +4,11 @@ import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
 
 /** Accepts uplinks over HTTP and makes them durable in Kafka before answering 202. */
-@SpringBootApplication
+/* Devices authenticate with their own keys; there are no users, so no generated default user either. */
+@SpringBootApplication(exclude = UserDetailsServiceAutoConfiguration.class)
 @ConfigurationPropertiesScan
 public class IngestApplication {
 

@@ -26,13 +26,24 @@ public final class LocalStack implements AutoCloseable {
         public static final Ports RANDOM = new Ports(0, 0, 0, 0);
     }
 
-    /** What the stack is started with. */
-    public record Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions) {
+    /** What the stack is started with; {@code properties} are passed to every service ("name=value"). */
+    public record Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions,
+            List<String> properties) {
+
+        public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions) {
+            this(dataDir, ports, deviceKey, dashboardToken, partitions, List.of());
+        }
     }
 
-    private static final String NON_JDBC_EXCLUDES = "spring.autoconfigure.exclude="
-            + "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
+    // The services share one classpath here, so each must opt out of what only another one uses.
+    private static final String JDBC = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
             + "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration";
+    private static final String SECURITY = "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration,"
+            + "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration";
+    private static final String EXCLUDE = "spring.autoconfigure.exclude=";
 
     private final Settings settings;
     private final Infrastructure infrastructure;
@@ -82,20 +93,22 @@ public final class LocalStack implements AutoCloseable {
         try {
             var state = settings.dataDir().toAbsolutePath().resolve("rules-streams");
             // Decoder first: it registers the built-in device types that ingest learns at startup.
-            decoder = start(DecoderApplication::application, settings.ports().decoderPort(), NON_JDBC_EXCLUDES);
-            rules = start(RulesApplication::application, settings.ports().rulesPort(), NON_JDBC_EXCLUDES,
+            decoder = start(DecoderApplication::application, settings.ports().decoderPort(), EXCLUDE + JDBC + "," + SECURITY);
+            rules = start(RulesApplication::application, settings.ports().rulesPort(), EXCLUDE + JDBC + "," + SECURITY,
                     "spring.kafka.streams.state-dir=" + state,
                     "spring.kafka.streams.replication-factor=1");
-            notify = start(NotifyApplication::application, settings.ports().notifyPort(),
+            notify = start(NotifyApplication::application, settings.ports().notifyPort(), EXCLUDE + SECURITY,
                     "spring.datasource.url=" + infrastructure.jdbcUrl(),
                     "spring.datasource.username=" + infrastructure.jdbcUser(),
                     "spring.datasource.password=" + infrastructure.jdbcPassword(),
                     "notify.tokens[0].token=" + settings.dashboardToken(),
                     "notify.tokens[0].channels[0]=*");
             // Ingest last, so nothing is accepted before the rest of the pipeline is there.
-            ingest = start(IngestApplication::application, settings.ports().ingestPort(), NON_JDBC_EXCLUDES,
+            // The demo key serves load tests too, so its rate limit is far above what one machine can send.
+            ingest = start(IngestApplication::application, settings.ports().ingestPort(), EXCLUDE + JDBC,
                     "ingest.api-keys[0].channel=*",
-                    "ingest.api-keys[0].key=" + settings.deviceKey());
+                    "ingest.api-keys[0].key=" + settings.deviceKey(),
+                    "ingest.api-keys[0].rate-per-second=1000000");
             return this;
         } catch (Exception e) {
             close();
@@ -114,6 +127,9 @@ public final class LocalStack implements AutoCloseable {
             args.add("--" + partitionsProperty + ".kafka.partitions=" + settings.partitions());
         }
         for (var property : properties) {
+            args.add("--" + property);
+        }
+        for (var property : settings.properties()) {
             args.add("--" + property);
         }
         var app = application.get();

@@ -17,7 +17,7 @@ class LocalStackRestartIT {
     void shouldKeepStoredDataRulesAndDeviceTypesAcrossARestart() throws Exception {
         // given a stack that stored three data units and holds a rule
         String ruleId;
-        try (var stack = EmbeddedPipelineIT.startEmbedded(data)) {
+        try (var stack = EmbeddedStack.start(data)) {
             var client = new PipelineClient(stack);
             for (int i = 0; i < 3; i++) {
                 assertThat(client.postUplink("restart", "em300th",
@@ -29,7 +29,7 @@ class LocalStackRestartIT {
         }
 
         // when the stack starts again on the same data directory
-        try (var stack = EmbeddedPipelineIT.startEmbedded(data)) {
+        try (var stack = EmbeddedStack.start(data)) {
             var client = new PipelineClient(stack);
 
             // then the history, the rule and the built-in device type are still there and data still flows

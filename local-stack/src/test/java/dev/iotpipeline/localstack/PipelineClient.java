@@ -27,11 +27,19 @@ final class PipelineClient {
     }
 
     HttpResponse<String> postUplink(String channel, String deviceType, String json) {
-        return send(HttpRequest.newBuilder(URI.create(stack.ingestUrl() + "/sensor-data/" + channel + "/encoded/"
-                        + deviceType))
-                .header("Authorization", "Bearer " + DEVICE_KEY)
+        return postIngest("/sensor-data/" + channel + "/encoded/" + deviceType, DEVICE_KEY, json);
+    }
+
+    /** POSTs JSON to an ingest path with a device key. */
+    HttpResponse<String> postIngest(String path, String key, String json, String... headers) {
+        var request = HttpRequest.newBuilder(URI.create(stack.ingestUrl() + path))
+                .header("Authorization", "Bearer " + key)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(json)));
+                .POST(HttpRequest.BodyPublishers.ofString(json));
+        if (headers.length > 0) {
+            request.headers(headers);
+        }
+        return send(request);
     }
 
     HttpResponse<String> post(String url, Map<String, String> headers, String body) {

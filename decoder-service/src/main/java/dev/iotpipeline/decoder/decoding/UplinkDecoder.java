@@ -33,6 +33,17 @@ class UplinkDecoder {
         this(registry::find, codecs, clock);
     }
 
+    /** Radio metadata from a network server (rssi, snr, ...) rides along under "network". */
+    private static java.util.Map<String, Object> attributes(dev.iotpipeline.decoder.codec.Decoded decoded,
+            EncodedUplink uplink) {
+        if (uplink.metadata().isEmpty()) {
+            return decoded.attributes();
+        }
+        var attributes = new java.util.LinkedHashMap<>(decoded.attributes());
+        attributes.put("network", uplink.metadata());
+        return attributes;
+    }
+
     Outcome decode(byte[] value) {
         EncodedUplink uplink;
         try {
@@ -57,7 +68,7 @@ class UplinkDecoder {
             return new Outcome.Decoded(new DataUnit(Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE),
                     DataUnit.SCHEMA_VERSION, uplink.id(), uplink.channel(), uplink.deviceType(), uplink.deviceId(),
                     uplink.measuredAt() != null ? uplink.measuredAt() : uplink.receivedAt(), uplink.receivedAt(),
-                    Instant.now(clock), decoded.measurements(), decoded.attributes()));
+                    Instant.now(clock), decoded.measurements(), attributes(decoded, uplink)));
         } catch (CodecException e) {
             return new Outcome.DeadLetter(e.getMessage());
         } catch (RuntimeException e) {

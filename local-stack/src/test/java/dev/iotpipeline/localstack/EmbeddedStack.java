@@ -1,0 +1,68 @@
+package dev.iotpipeline.localstack;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.ServerSocket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+
+/**
+ * One embedded stack (real KRaft broker process, real PostgreSQL, the four services) shared by the
+ * integration tests of this JVM, started on first use and stopped when the JVM exits.
+ */
+final class EmbeddedStack {
+
+    static final String LIMITED_KEY = "it-limited-key";
+    static final String BOUND_KEY = "it-bound-key";
+    static final String BOUND_CHANNEL = "it-bound";
+
+    private static LocalStack shared;
+
+    private EmbeddedStack() {
+    }
+
+    static synchronized LocalStack shared() {
+        if (shared == null) {
+            try {
+                var data = Files.createTempDirectory("iot-pipeline-it");
+                shared = start(data);
+                var stack = shared;
+                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+                    try {
+                        stack.close();
+                    } catch (Exception e) {
+                        e.printStackTrace();
+                    }
+                }));
+            } catch (Exception e) {
+                throw new IllegalStateException("embedded stack did not start", e);
+            }
+        }
+        return shared;
+    }
+
+    /** A stack of its own, for tests that stop or restart parts of it. */
+    static LocalStack start(Path data) throws Exception {
+        return LocalStack.startEmbedded(settings(data), freePort(), freePort(), freePort());
+    }
+
+    /** Besides the all-channel test key: a key bound to one channel and a key with a tiny rate limit. */
+    static LocalStack.Settings settings(Path data) {
+        return new LocalStack.Settings(data, LocalStack.Ports.RANDOM, PipelineClient.DEVICE_KEY,
+                PipelineClient.DASHBOARD_TOKEN, 3, List.of(
+                        "ingest.api-keys[1].channel=" + BOUND_CHANNEL,
+                        "ingest.api-keys[1].key=" + BOUND_KEY,
+                        "ingest.api-keys[2].channel=*",
+                        "ingest.api-keys[2].key=" + LIMITED_KEY,
+                        "ingest.api-keys[2].rate-per-second=2"));
+    }
+
+    static int freePort() {
+        try (var socket = new ServerSocket(0)) {
+            return socket.getLocalPort();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
