@@ -10,7 +10,7 @@ import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -48,7 +48,7 @@ class UplinkController {
                     UplinkRequest[].class}))))
     @PostMapping(path = "/sensor-data/{channel}/encoded/{deviceType}", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    CompletableFuture<ResponseEntity<Object>> encoded(@PathVariable String channel, @PathVariable String deviceType,
+    ResponseEntity<Object> encoded(@PathVariable String channel, @PathVariable String deviceType,
             @RequestBody byte[] body, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
             @AuthenticationPrincipal DeviceKeys.Principal principal) {
         factory.checkTarget(channel, deviceType);
@@ -64,7 +64,7 @@ class UplinkController {
                     DecodedRequest[].class}))))
     @PostMapping(path = "/sensor-data/{channel}/decoded", consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    CompletableFuture<ResponseEntity<Object>> decoded(@PathVariable String channel, @RequestBody byte[] body,
+    ResponseEntity<Object> decoded(@PathVariable String channel, @RequestBody byte[] body,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
             @AuthenticationPrincipal DeviceKeys.Principal principal) {
         factory.checkTarget(channel, UplinkFactory.JSON_DEVICE_TYPE);
@@ -74,15 +74,23 @@ class UplinkController {
         return accept(principal, uplinks, json.isArray(), "decoded");
     }
 
-    /** Shared by every format: rate limit, publish, answer 202 with the ids once Kafka has them all. */
-    CompletableFuture<ResponseEntity<Object>> accept(DeviceKeys.Principal principal, List<EncodedUplink> uplinks,
-            boolean batch, String format) {
+    /**
+     * Shared by every format: rate limit, publish, answer 202 with the ids once Kafka has them all. The
+     * request waits on a virtual thread (spring.threads.virtual.enabled), which measured faster here than
+     * an asynchronous servlet dispatch.
+     */
+    ResponseEntity<Object> accept(DeviceKeys.Principal principal, List<EncodedUplink> uplinks, boolean batch,
+            String format) {
         rateLimiter.acquire(principal, uplinks.size());
-        return publisher.publish(uplinks).thenApply(sent -> {
-            metrics.accepted(format, sent.size());
-            var accepted = sent.stream().map(u -> new Accepted(u.id(), u.receivedAt())).toList();
-            return ResponseEntity.accepted().body(batch ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());
-        });
+        List<EncodedUplink> sent;
+        try {
+            sent = publisher.publish(uplinks).join();
+        } catch (CompletionException e) {
+            throw e.getCause() instanceof RuntimeException cause ? cause : e;
+        }
+        metrics.accepted(format, sent.size());
+        var accepted = sent.stream().map(u -> new Accepted(u.id(), u.receivedAt())).toList();
+        return ResponseEntity.accepted().body(batch ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());
     }
 
     /** The 202 answer to a batch: one entry per item, in order. */

@@ -7,7 +7,6 @@ import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
@@ -42,7 +41,7 @@ class WebhookController {
     @Operation(summary = "The Things Stack v3 webhook: uplink message")
     @PostMapping(path = {"/sensor-data/{channel}/webhooks/tts", "/sensor-data/{channel}/webhooks/tts/{deviceType}"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    CompletableFuture<ResponseEntity<Object>> theThingsStack(@PathVariable String channel,
+    ResponseEntity<Object> theThingsStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestBody byte[] body,
             @AuthenticationPrincipal DeviceKeys.Principal principal) {
         factory.checkTarget(channel, deviceType);
@@ -54,18 +53,18 @@ class WebhookController {
     @PostMapping(path = {"/sensor-data/{channel}/webhooks/chirpstack",
             "/sensor-data/{channel}/webhooks/chirpstack/{deviceType}"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    CompletableFuture<ResponseEntity<Object>> chirpStack(@PathVariable String channel,
+    ResponseEntity<Object> chirpStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestParam(required = false) String event,
             @RequestBody byte[] body, @AuthenticationPrincipal DeviceKeys.Principal principal) {
         factory.checkTarget(channel, deviceType);
         if (event != null && !event.equals("up")) {
-            return CompletableFuture.completedFuture(ResponseEntity.noContent().build());
+            return ResponseEntity.noContent().build();
         }
         var uplink = NetworkServerFormats.chirpStack(items.parse(body));
         return forward(channel, deviceType, uplink, principal, "chirpstack");
     }
 
-    private CompletableFuture<ResponseEntity<Object>> forward(String channel, String pathType, WebhookUplink uplink,
+    private ResponseEntity<Object> forward(String channel, String pathType, WebhookUplink uplink,
             DeviceKeys.Principal principal, String format) {
         var deviceType = pathType != null ? pathType : mapped(uplink.model());
         factory.checkTarget(channel, deviceType);
