@@ -11,12 +11,16 @@ import org.springframework.validation.annotation.Validated;
 /** Configuration of decoder-service under the {@code decoder} prefix. */
 @Validated
 @ConfigurationProperties("decoder")
-public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka) {
+public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Valid @NotNull @DefaultValue Codecs codecs) {
 
     /** Topic layout for topics this service creates, and how long a batch may wait for its writes. */
     public record Kafka(@DefaultValue("3") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("30s") Duration sendTimeout,
             @NotNull @DefaultValue("1s") Duration retryBackoff) {
+    }
+
+    /** CPU time one JavaScript codec call may take before its message is dead-lettered. */
+    public record Codecs(@NotNull @DefaultValue("100ms") Duration scriptTimeLimit) {
     }
 }

@@ -48,6 +48,11 @@ final class PipelineClient {
         return send(request);
     }
 
+    HttpResponse<String> put(String url, String json) {
+        return send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+    }
+
     HttpResponse<String> get(String url) {
         return send(HttpRequest.newBuilder(URI.create(url)).GET());
     }

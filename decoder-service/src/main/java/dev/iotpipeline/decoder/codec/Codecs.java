@@ -1,29 +1,65 @@
 package dev.iotpipeline.decoder.codec;
 
+import dev.iotpipeline.events.DeviceType;
+import dev.iotpipeline.events.FieldMapping;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import java.util.stream.Collectors;
 
-/** The built-in codecs by name. */
+/** The built-in codecs, and the codec a device type names: a built-in one or its compiled JavaScript. */
 public final class Codecs {
 
-    private final Map<String, UplinkCodec> byName;
+    /** A built-in codec and the mapping its device type gets out of the box. */
+    public record BuiltIn(UplinkCodec codec, Map<String, FieldMapping> mapping, String description) {
+    }
 
-    Codecs(List<UplinkCodec> codecs) {
-        this.byName = codecs.stream().collect(Collectors.toUnmodifiableMap(UplinkCodec::name, Function.identity()));
+    private static final List<BuiltIn> BUILT_INS = List.of(
+            new BuiltIn(new Em300thCodec(), Map.of(), "Milesight EM300-TH temperature and humidity sensor"),
+            new BuiltIn(new Lht65Codec(), Map.of(
+                    "TempC_SHT", FieldMapping.rename("temperature"),
+                    "Hum_SHT", FieldMapping.rename("humidity"),
+                    "BatV", FieldMapping.rename("batteryVoltage"),
+                    "TempC_DS", FieldMapping.rename("externalTemperature")),
+                    "Dragino LHT65 temperature and humidity sensor"),
+            new BuiltIn(new CayenneLppCodec(), Map.of(), "Cayenne Low Power Payload"),
+            new BuiltIn(new JsonCodec(), Map.of(), "JSON payloads and ingest's decoded form"));
+
+    private final Map<String, BuiltIn> byName;
+    private final Duration scriptTimeLimit;
+
+    public Codecs(Duration scriptTimeLimit) {
+        this.byName = BUILT_INS.stream().collect(Collectors.toUnmodifiableMap(b -> b.codec().name(),
+                Function.identity()));
+        this.scriptTimeLimit = scriptTimeLimit;
     }
 
     public static Codecs builtIn() {
-        return new Codecs(List.of(new Em300thCodec(), new JsonCodec()));
+        return new Codecs(Duration.ofMillis(100));
     }
 
     public Optional<UplinkCodec> find(String name) {
-        return Optional.ofNullable(byName.get(name));
+        return Optional.ofNullable(byName.get(name)).map(BuiltIn::codec);
     }
 
-    public List<String> names() {
-        return byName.keySet().stream().sorted().toList();
+    public List<BuiltIn> builtIns() {
+        return BUILT_INS;
+    }
+
+    /**
+     * The codec of a device type, compiled now if it is JavaScript. Throws {@link InvalidScriptException}
+     * for a script the sandbox refuses and {@link IllegalArgumentException} for an unknown codec name.
+     */
+    public UplinkCodec resolve(DeviceType type) {
+        if (DeviceType.JAVASCRIPT.equals(type.codec())) {
+            if (type.script() == null || type.script().isBlank()) {
+                throw new InvalidScriptException("codec javascript needs a script", 1, 1);
+            }
+            return JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit);
+        }
+        return find(type.codec()).orElseThrow(() -> new IllegalArgumentException("unknown codec '" + type.codec()
+                + "'; built-in codecs are " + byName.keySet().stream().sorted().toList() + " or javascript"));
     }
 }

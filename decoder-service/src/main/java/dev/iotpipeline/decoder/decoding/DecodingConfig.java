@@ -1,8 +1,8 @@
 package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.decoder.DecoderProperties;
-import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.decoder.registry.DeviceTypeRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -14,10 +14,10 @@ import org.springframework.util.backoff.FixedBackOff;
 class DecodingConfig {
 
     @Bean
-    UplinkListener uplinkListener(DeviceTypeRegistry registry, Codecs codecs, KafkaTemplate<String, Object> kafka,
-            DecoderProperties properties) {
-        return new UplinkListener(new UplinkDecoder(registry, codecs, Clock.systemUTC()), kafka,
-                properties.kafka().sendTimeout());
+    UplinkListener uplinkListener(DeviceTypeRegistry registry, KafkaTemplate<String, Object> kafka,
+            DecoderProperties properties, MeterRegistry meters) {
+        return new UplinkListener(new UplinkDecoder(registry::resolve, Clock.systemUTC()), kafka,
+                properties.kafka().sendTimeout(), new DecoderMetrics(meters));
     }
 
     /**

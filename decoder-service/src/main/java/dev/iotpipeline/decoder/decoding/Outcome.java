@@ -2,12 +2,12 @@ package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.events.DataUnit;
 
-/** The result of decoding one record: a data unit, or a dead letter with the reason. */
+/** The result of decoding one record: a data unit, or a dead letter with its cause, reason and codec. */
 sealed interface Outcome {
 
     record Decoded(DataUnit dataUnit) implements Outcome {
     }
 
-    record DeadLetter(String reason) implements Outcome {
+    record DeadLetter(DeadLetterCause cause, String reason, String deviceType, String codec) implements Outcome {
     }
 }

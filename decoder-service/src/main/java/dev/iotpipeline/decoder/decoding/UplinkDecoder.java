@@ -1,47 +1,32 @@
 package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.decoder.codec.CodecException;
-import dev.iotpipeline.decoder.codec.Codecs;
-import dev.iotpipeline.decoder.registry.DeviceTypeRegistry;
+import dev.iotpipeline.decoder.codec.CodecTimeoutException;
+import dev.iotpipeline.decoder.codec.Decoded;
+import dev.iotpipeline.decoder.registry.ResolvedDeviceType;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import java.time.Clock;
 import java.time.Instant;
-import java.util.function.Function;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.Optional;
-import dev.iotpipeline.events.DeviceType;
+import java.util.function.Function;
 import tools.jackson.core.JacksonException;
 
-/** Turns one raw uplinks.encoded record into a data unit or a dead-letter reason; never throws for bad input. */
+/** Turns one raw uplinks.encoded record into a data unit or a dead letter with its cause; never throws for bad input. */
 class UplinkDecoder {
 
     static final String DATA_UNIT_ID_PURPOSE = "data-unit";
 
-    private final Function<String, Optional<DeviceType>> deviceTypes;
-    private final Codecs codecs;
+    private final Function<String, Optional<ResolvedDeviceType>> deviceTypes;
     private final Clock clock;
 
-    UplinkDecoder(Function<String, Optional<DeviceType>> deviceTypes, Codecs codecs, Clock clock) {
+    UplinkDecoder(Function<String, Optional<ResolvedDeviceType>> deviceTypes, Clock clock) {
         this.deviceTypes = deviceTypes;
-        this.codecs = codecs;
         this.clock = clock;
-    }
-
-    UplinkDecoder(DeviceTypeRegistry registry, Codecs codecs, Clock clock) {
-        this(registry::find, codecs, clock);
-    }
-
-    /** Radio metadata from a network server (rssi, snr, ...) rides along under "network". */
-    private static java.util.Map<String, Object> attributes(dev.iotpipeline.decoder.codec.Decoded decoded,
-            EncodedUplink uplink) {
-        if (uplink.metadata().isEmpty()) {
-            return decoded.attributes();
-        }
-        var attributes = new java.util.LinkedHashMap<>(decoded.attributes());
-        attributes.put("network", uplink.metadata());
-        return attributes;
     }
 
     Outcome decode(byte[] value) {
@@ -49,31 +34,52 @@ class UplinkDecoder {
         try {
             uplink = value == null ? null : EventJson.read(value, EncodedUplink.class);
         } catch (JacksonException e) {
-            return new Outcome.DeadLetter("malformed event: " + e.getOriginalMessage());
+            return dead(DeadLetterCause.MALFORMED_EVENT, "malformed event: " + e.getOriginalMessage(), null, null);
         }
         if (uplink == null || uplink.id() == null || uplink.deviceType() == null || uplink.payload() == null) {
-            return new Outcome.DeadLetter("malformed event: id, deviceType and payload are required");
+            return dead(DeadLetterCause.MALFORMED_EVENT, "malformed event: id, deviceType and payload are required",
+                    null, null);
         }
-        var type = deviceTypes.apply(uplink.deviceType());
-        if (type.isEmpty()) {
-            return new Outcome.DeadLetter("unknown device type '" + uplink.deviceType() + "'");
+        var resolved = deviceTypes.apply(uplink.deviceType());
+        if (resolved.isEmpty()) {
+            return dead(DeadLetterCause.UNKNOWN_DEVICE_TYPE, "unknown device type '" + uplink.deviceType() + "'",
+                    uplink.deviceType(), null);
         }
-        var codec = codecs.find(type.get().codec());
-        if (codec.isEmpty()) {
-            return new Outcome.DeadLetter("device type '" + uplink.deviceType() + "' names unknown codec '"
-                    + type.get().codec() + "'");
+        var type = resolved.get();
+        var codecName = type.type().codec();
+        if (type.codec() == null) {
+            return dead(DeadLetterCause.BROKEN_CODEC, "codec of device type '" + uplink.deviceType()
+                    + "' cannot be built: " + type.brokenReason(), uplink.deviceType(), codecName);
         }
+        Decoded decoded;
         try {
-            var decoded = codec.get().decode(uplink.payload(), uplink.fPort());
-            return new Outcome.Decoded(new DataUnit(Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE),
-                    DataUnit.SCHEMA_VERSION, uplink.id(), uplink.channel(), uplink.deviceType(), uplink.deviceId(),
-                    uplink.measuredAt() != null ? uplink.measuredAt() : uplink.receivedAt(), uplink.receivedAt(),
-                    Instant.now(clock), decoded.measurements(), attributes(decoded, uplink)));
+            decoded = FieldMapper.apply(type.codec().decode(uplink.payload(), uplink.fPort()), type.type().mapping());
+        } catch (CodecTimeoutException e) {
+            return dead(DeadLetterCause.CODEC_TIMEOUT, e.getMessage(), uplink.deviceType(), codecName);
         } catch (CodecException e) {
-            return new Outcome.DeadLetter(e.getMessage());
+            return dead(DeadLetterCause.CODEC_ERROR, e.getMessage(), uplink.deviceType(), codecName);
         } catch (RuntimeException e) {
             // A codec bug must cost one message, not the partition.
-            return new Outcome.DeadLetter("codec " + type.get().codec() + " failed: " + e);
+            return dead(DeadLetterCause.CODEC_ERROR, "codec " + codecName + " failed: " + e, uplink.deviceType(),
+                    codecName);
         }
+        return new Outcome.Decoded(new DataUnit(Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE),
+                DataUnit.SCHEMA_VERSION, uplink.id(), uplink.channel(), uplink.deviceType(), uplink.deviceId(),
+                uplink.measuredAt() != null ? uplink.measuredAt() : uplink.receivedAt(), uplink.receivedAt(),
+                Instant.now(clock), decoded.measurements(), attributes(decoded, uplink)));
+    }
+
+    /** Radio metadata from a network server (rssi, snr, ...) rides along under "network". */
+    private static Map<String, Object> attributes(Decoded decoded, EncodedUplink uplink) {
+        if (uplink.metadata().isEmpty()) {
+            return decoded.attributes();
+        }
+        var attributes = new LinkedHashMap<>(decoded.attributes());
+        attributes.put("network", uplink.metadata());
+        return attributes;
+    }
+
+    private static Outcome dead(DeadLetterCause cause, String reason, String deviceType, String codec) {
+        return new Outcome.DeadLetter(cause, reason, deviceType, codec);
     }
 }

@@ -23,11 +23,14 @@ class UplinkListener {
     private final UplinkDecoder decoder;
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
+    private final DecoderMetrics metrics;
 
-    UplinkListener(UplinkDecoder decoder, KafkaOperations<String, Object> kafka, Duration sendTimeout) {
+    UplinkListener(UplinkDecoder decoder, KafkaOperations<String, Object> kafka, Duration sendTimeout,
+            DecoderMetrics metrics) {
         this.decoder = decoder;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
+        this.metrics = metrics;
     }
 
     @KafkaListener(id = "decoder", topics = "#{T(dev.iotpipeline.events.PipelineTopic).UPLINKS_ENCODED.topicName()}",
@@ -35,21 +38,42 @@ class UplinkListener {
     void onBatch(List<ConsumerRecord<String, byte[]>> records) throws Exception {
         var sends = new ArrayList<CompletableFuture<?>>(records.size());
         for (var record : records) {
-            sends.add(switch (decoder.decode(record.value())) {
-                case Outcome.Decoded(var unit) -> kafka.send(PipelineTopic.DATA_UNITS.topicName(), unit.deviceId(), unit);
-                case Outcome.DeadLetter(var reason) -> kafka.send(deadLetter(record, reason));
+            long started = System.nanoTime();
+            var outcome = decoder.decode(record.value());
+            metrics.latency().record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+            sends.add(switch (outcome) {
+                case Outcome.Decoded(var unit) -> {
+                    metrics.decoded(unit.deviceType());
+                    yield kafka.send(PipelineTopic.DATA_UNITS.topicName(), unit.deviceId(), unit);
+                }
+                case Outcome.DeadLetter dead -> {
+                    metrics.deadLettered(dead.cause());
+                    yield kafka.send(deadLetter(record, dead));
+                }
             });
         }
         CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
                 .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
-    private static ProducerRecord<String, Object> deadLetter(ConsumerRecord<String, byte[]> record, String reason) {
+    /** The original record, unchanged, with headers naming the cause, reason, device type and codec. */
+    private static ProducerRecord<String, Object> deadLetter(ConsumerRecord<String, byte[]> record,
+            Outcome.DeadLetter dead) {
         var out = new ProducerRecord<String, Object>(PipelineTopic.DEAD_LETTER.topicName(), record.key(),
                 record.value());
-        out.headers().add(DeadLetterHeaders.REASON, reason.getBytes(StandardCharsets.UTF_8));
-        out.headers().add(DeadLetterHeaders.STAGE, "decode".getBytes(StandardCharsets.UTF_8));
-        out.headers().add(DeadLetterHeaders.FAILED_AT, Instant.now().toString().getBytes(StandardCharsets.UTF_8));
+        header(out, DeadLetterHeaders.CAUSE, dead.cause().tag());
+        header(out, DeadLetterHeaders.REASON, dead.reason());
+        header(out, DeadLetterHeaders.STAGE, "decode");
+        header(out, DeadLetterHeaders.DEVICE_TYPE, dead.deviceType());
+        header(out, DeadLetterHeaders.CODEC, dead.codec());
+        header(out, DeadLetterHeaders.SOURCE, record.topic() + "-" + record.partition() + "@" + record.offset());
+        header(out, DeadLetterHeaders.FAILED_AT, Instant.now().toString());
         return out;
+    }
+
+    private static void header(ProducerRecord<String, Object> record, String name, String value) {
+        if (value != null) {
+            record.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
+        }
     }
 }

@@ -9,7 +9,10 @@ import java.time.Instant;
 import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaOperations;
 
-/** Registers a device type for every built-in codec that the registry does not hold yet, so they work out of the box. */
+/**
+ * Registers a device type for every built-in codec that the registry does not hold yet, so they work out
+ * of the box; an operator's later change to one of them is kept across restarts.
+ */
 final class BuiltInDeviceTypes {
 
     private BuiltInDeviceTypes() {
@@ -18,12 +21,14 @@ final class BuiltInDeviceTypes {
     static int register(Codecs codecs, DeviceTypeRegistry registry, KafkaOperations<String, Object> kafka,
             Clock clock, Duration timeout) throws Exception {
         int added = 0;
-        for (var name : codecs.names()) {
+        for (var builtIn : codecs.builtIns()) {
+            var name = builtIn.codec().name();
             if (registry.find(name).isEmpty()) {
-                var type = new DeviceType(name, DeviceType.SCHEMA_VERSION, name, "built-in codec " + name,
-                        Instant.now(clock));
+                var type = new DeviceType(name, DeviceType.SCHEMA_VERSION, name, null, builtIn.mapping(),
+                        builtIn.description(), Instant.now(clock));
                 kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), name, type)
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+                registry.apply(name, type);
                 added++;
             }
         }

@@ -1,25 +1,34 @@
 package dev.iotpipeline.decoder.registry;
 
+import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.TopicTail;
 import java.time.Duration;
-import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
-/** This instance's view of the compacted device-types topic, which is the source of truth for every decoder. */
+/**
+ * This instance's view of the compacted device-types topic, which is the source of truth for every decoder:
+ * each change is compiled once when it arrives and applies to the next message, without a restart.
+ */
 public final class DeviceTypeRegistry implements AutoCloseable {
 
-    private final Map<String, DeviceType> types = new ConcurrentHashMap<>();
+    private static final Logger log = LoggerFactory.getLogger(DeviceTypeRegistry.class);
+
+    private final Map<String, ResolvedDeviceType> types = new ConcurrentHashMap<>();
+    private final Codecs codecs;
     private final TopicTail tail;
 
-    public DeviceTypeRegistry(String bootstrapServers) {
+    public DeviceTypeRegistry(String bootstrapServers, Codecs codecs) {
+        this.codecs = codecs;
         this.tail = new TopicTail(bootstrapServers, PipelineTopic.DEVICE_TYPES.topicName(), TopicTail.Start.BEGINNING,
                 this::apply);
     }
@@ -32,21 +41,40 @@ public final class DeviceTypeRegistry implements AutoCloseable {
         return this;
     }
 
-    void apply(ConsumerRecord<String, byte[]> record) {
-        if (record.value() == null) {
-            types.remove(record.key());
-        } else {
-            types.put(record.key(), EventJson.read(record.value(), DeviceType.class));
+    private void apply(ConsumerRecord<String, byte[]> record) {
+        apply(record.key(), record.value() == null ? null : EventJson.read(record.value(), DeviceType.class));
+    }
+
+    /** Applies one registry change; also called right after a local write so reads see it at once. */
+    public void apply(String name, DeviceType type) {
+        if (type == null) {
+            types.remove(name);
+            return;
+        }
+        var current = types.get(name);
+        if (current != null && current.type().equals(type)) {
+            return;
+        }
+        try {
+            types.put(name, new ResolvedDeviceType(type, codecs.resolve(type), null));
+        } catch (RuntimeException e) {
+            log.error("Device type {} has a codec that cannot be built; its uplinks will be dead-lettered: {}",
+                    name, e.getMessage());
+            types.put(name, new ResolvedDeviceType(type, null, e.getMessage()));
         }
     }
 
-    public Optional<DeviceType> find(String name) {
+    public Optional<ResolvedDeviceType> resolve(String name) {
         return Optional.ofNullable(types.get(name));
     }
 
+    public Optional<DeviceType> find(String name) {
+        return resolve(name).map(ResolvedDeviceType::type);
+    }
+
     public List<DeviceType> all() {
-        Collection<DeviceType> values = types.values();
-        return values.stream().sorted(Comparator.comparing(DeviceType::name)).toList();
+        return types.values().stream().map(ResolvedDeviceType::type)
+                .sorted(Comparator.comparing(DeviceType::name)).toList();
     }
 
     @Override

@@ -16,8 +16,8 @@ import org.springframework.kafka.core.KafkaTemplate;
 class RegistryConfig {
 
     @Bean
-    Codecs codecs() {
-        return Codecs.builtIn();
+    Codecs codecs(DecoderProperties properties) {
+        return new Codecs(properties.codecs().scriptTimeLimit());
     }
 
     @Bean
@@ -25,7 +25,7 @@ class RegistryConfig {
             Codecs codecs, DecoderProperties properties) throws Exception {
         // The topic must exist before it can be read whole; KafkaAdmin would only create it after all beans.
         admin.createOrModifyTopics(PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor()));
-        var registry = new DeviceTypeRegistry(String.join(",", kafka.getBootstrapServers()))
+        var registry = new DeviceTypeRegistry(String.join(",", kafka.getBootstrapServers()), codecs)
                 .start(Duration.ofSeconds(60));
         BuiltInDeviceTypes.register(codecs, registry, template, Clock.systemUTC(), properties.kafka().sendTimeout());
         return registry;

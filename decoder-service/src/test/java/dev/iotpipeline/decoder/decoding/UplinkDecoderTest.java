@@ -3,14 +3,18 @@ package dev.iotpipeline.decoder.decoding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iotpipeline.decoder.codec.Codecs;
+import dev.iotpipeline.decoder.registry.ResolvedDeviceType;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.events.FieldMapping;
 import dev.iotpipeline.events.Ids;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.Map;
 import java.util.Optional;
@@ -19,11 +23,19 @@ import org.junit.jupiter.api.Test;
 class UplinkDecoderTest {
 
     private static final Instant NOW = Instant.parse("2026-11-22T09:00:00Z");
-    private final Map<String, DeviceType> types = Map.of(
-            "em300th", new DeviceType("em300th", 1, "em300th", null, NOW),
-            "broken", new DeviceType("broken", 1, "no-such-codec", null, NOW));
+    private final Codecs codecs = new Codecs(Duration.ofMillis(100));
+    private final Map<String, ResolvedDeviceType> types = new HashMap<>();
     private final UplinkDecoder decoder = new UplinkDecoder(name -> Optional.ofNullable(types.get(name)),
-            Codecs.builtIn(), Clock.fixed(NOW, ZoneOffset.UTC));
+            Clock.fixed(NOW, ZoneOffset.UTC));
+
+    UplinkDecoderTest() {
+        register(new DeviceType("em300th", 1, "em300th", null, null, null, NOW));
+        register(new DeviceType("lht65", 1, "lht65", null, Map.of("TempC_SHT", FieldMapping.rename("temperature"),
+                "Hum_SHT", FieldMapping.rename("humidity"), "BatV", new FieldMapping("batteryMillivolts", 1000.0,
+                        null, null), "Ext_sensor", FieldMapping.dropping()), null, NOW));
+        types.put("broken", new ResolvedDeviceType(new DeviceType("broken", 1, "javascript", "x(", null, null, NOW),
+                null, "missing ) (line 1, column 3)"));
+    }
 
     @Test
     void shouldDecodeIntoADataUnitWithAnIdDerivedFromTheUplink() {
@@ -42,31 +54,75 @@ class UplinkDecoderTest {
     }
 
     @Test
-    void shouldDeadLetterAPoisonPill() {
-        var outcome = decoder.decode("{\"id\":".getBytes(StandardCharsets.UTF_8));
+    void shouldApplyTheDeviceTypesFieldMapping() {
+        var outcome = decoder.decode(EventJson.write(uplink("lht65", "CBF60B0D0376010ADD7FFF")));
 
-        assertThat(outcome).isInstanceOfSatisfying(Outcome.DeadLetter.class,
-                dead -> assertThat(dead.reason()).startsWith("malformed event"));
+        assertThat(outcome).isInstanceOfSatisfying(Outcome.Decoded.class, decoded -> {
+            assertThat(decoded.dataUnit().measurements()).containsEntry("temperature", 28.29)
+                    .containsEntry("humidity", 88.6).containsEntry("TempC_DS", 27.81)
+                    .containsEntry("batteryMillivolts", 3062.0).doesNotContainKeys("TempC_SHT", "BatV");
+            assertThat(decoded.dataUnit().attributes()).containsKey("Bat_status").doesNotContainKey("Ext_sensor");
+        });
+    }
+
+    @Test
+    void shouldApplyADeviceTypeChangeToTheNextMessage() {
+        var payload = EventJson.write(uplink("em300th", "01755C03673401046865"));
+        assertThat(decoder.decode(payload)).isInstanceOfSatisfying(Outcome.Decoded.class,
+                d -> assertThat(d.dataUnit().measurements()).containsKey("temperature"));
+
+        register(new DeviceType("em300th", 1, "em300th", null, Map.of("temperature", FieldMapping.rename("airTemp")),
+                null, NOW));
+
+        assertThat(decoder.decode(payload)).isInstanceOfSatisfying(Outcome.Decoded.class,
+                d -> assertThat(d.dataUnit().measurements()).containsKey("airTemp").doesNotContainKey("temperature"));
+    }
+
+    @Test
+    void shouldDeadLetterAPoisonPill() {
+        assertDead(decoder.decode("{\"id\":".getBytes(StandardCharsets.UTF_8)), DeadLetterCause.MALFORMED_EVENT,
+                "malformed event");
     }
 
     @Test
     void shouldDeadLetterAnUndecodablePayloadWithTheCodecsReason() {
         var outcome = decoder.decode(EventJson.write(uplink("em300th", "0367")));
 
-        assertThat(outcome).isInstanceOfSatisfying(Outcome.DeadLetter.class,
-                dead -> assertThat(dead.reason()).contains("ends inside temperature"));
+        assertDead(outcome, DeadLetterCause.CODEC_ERROR, "ends inside temperature");
+        assertThat(((Outcome.DeadLetter) outcome).codec()).isEqualTo("em300th");
     }
 
     @Test
-    void shouldDeadLetterUnknownDeviceTypesAndCodecs() {
-        assertThat(decoder.decode(EventJson.write(uplink("nope", "0175")))).isInstanceOfSatisfying(
-                Outcome.DeadLetter.class, dead -> assertThat(dead.reason()).contains("unknown device type 'nope'"));
-        assertThat(decoder.decode(EventJson.write(uplink("broken", "0175")))).isInstanceOfSatisfying(
-                Outcome.DeadLetter.class, dead -> assertThat(dead.reason()).contains("unknown codec 'no-such-codec'"));
+    void shouldDeadLetterUnknownDeviceTypesAndBrokenCodecs() {
+        assertDead(decoder.decode(EventJson.write(uplink("nope", "0175"))), DeadLetterCause.UNKNOWN_DEVICE_TYPE,
+                "unknown device type 'nope'");
+        assertDead(decoder.decode(EventJson.write(uplink("broken", "0175"))), DeadLetterCause.BROKEN_CODEC,
+                "missing )");
+    }
+
+    @Test
+    void shouldDeadLetterAScriptThatRunsPastItsLimitAsATimeout() {
+        register(new DeviceType("spin", 1, "javascript",
+                "function decodeUplink(input) { for (;;) {} }", null, null, NOW));
+
+        assertDead(decoder.decode(EventJson.write(uplink("spin", "01"))), DeadLetterCause.CODEC_TIMEOUT,
+                "time limit");
+        assertThat(decoder.decode(EventJson.write(uplink("em300th", "01755C")))).isInstanceOf(Outcome.Decoded.class);
+    }
+
+    private void register(DeviceType type) {
+        types.put(type.name(), new ResolvedDeviceType(type, codecs.resolve(type), null));
+    }
+
+    private static void assertDead(Outcome outcome, DeadLetterCause cause, String reason) {
+        assertThat(outcome).isInstanceOfSatisfying(Outcome.DeadLetter.class, dead -> {
+            assertThat(dead.cause()).isEqualTo(cause);
+            assertThat(dead.reason()).contains(reason);
+        });
     }
 
     private static EncodedUplink uplink(String type, String hex) {
-        return new EncodedUplink(Ids.newId(), 1, "irrigation", type, "dev-1", 85, HexFormat.of().parseHex(hex),
+        return new EncodedUplink(Ids.newId(), 1, "irrigation", type, "dev-1", 2, HexFormat.of().parseHex(hex),
                 Instant.parse("2026-11-22T08:59:59Z"), null, Map.of());
     }
 }

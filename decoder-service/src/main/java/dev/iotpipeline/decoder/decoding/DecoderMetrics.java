@@ -1,0 +1,36 @@
+package dev.iotpipeline.decoder.decoding;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+
+/** Decodes by device type, decode latency, and dead letters by cause (codec timeouts among them). */
+final class DecoderMetrics {
+
+    private final MeterRegistry registry;
+    private final Map<String, Counter> decoded = new ConcurrentHashMap<>();
+    private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
+    private final Timer latency;
+
+    DecoderMetrics(MeterRegistry registry) {
+        this.registry = registry;
+        this.latency = Timer.builder("decoder.decode").description("Time to decode and map one uplink")
+                .publishPercentileHistogram().register(registry);
+    }
+
+    Timer latency() {
+        return latency;
+    }
+
+    void decoded(String deviceType) {
+        decoded.computeIfAbsent(deviceType, t -> Counter.builder("decoder.data.units").tag("deviceType", t)
+                .description("Uplinks decoded into data units").register(registry)).increment();
+    }
+
+    void deadLettered(DeadLetterCause cause) {
+        deadLetters.computeIfAbsent(cause.tag(), c -> Counter.builder("decoder.dead.letters").tag("cause", c)
+                .description("Uplinks sent to the dead-letter topic").register(registry)).increment();
+    }
+}

@@ -1,0 +1,126 @@
+package dev.iotpipeline.decoder.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.HexFormat;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+class JavaScriptCodecTest {
+
+    private static final Duration LIMIT = Duration.ofMillis(100);
+
+    @Test
+    void shouldDecodeTheSameVectorsAsTheBuiltInCodec() throws IOException {
+        var script = JavaScriptCodec.compile("em300th-js", resource("/scripts/em300th-ttn-style.js"), LIMIT);
+        var builtIn = new Em300thCodec();
+
+        for (var hex : new String[] {"01755C03673401046865", "0175640367CEFF046850", "03671001046860"}) {
+            var bytes = HexFormat.of().parseHex(hex);
+            assertThat(script.decode(bytes, 85).measurements()).as(hex)
+                    .isEqualTo(builtIn.decode(bytes, 85).measurements());
+        }
+    }
+
+    @Test
+    void shouldTurnCodecErrorsIntoAFailureWithTheirText() throws IOException {
+        var script = JavaScriptCodec.compile("em300th-js", resource("/scripts/em300th-ttn-style.js"), LIMIT);
+
+        assertThatThrownBy(() -> script.decode(HexFormat.of().parseHex("0999AA"), 85))
+                .isInstanceOf(CodecException.class)
+                .hasMessageContaining("reported errors: unknown channel 9 type 153 at byte 0");
+    }
+
+    @Test
+    void shouldKeepWarningsAndNonNumericValuesAsAttributes() throws IOException {
+        var script = JavaScriptCodec.compile("em300th-js", resource("/scripts/em300th-ttn-style.js"), LIMIT);
+
+        var decoded = script.decode(HexFormat.of().parseHex("01755C"), 1);
+
+        assertThat(decoded.measurements()).containsEntry("battery", 92.0);
+        assertThat(decoded.attributes()).containsEntry("codecWarnings", java.util.List.of("unexpected fPort 1"));
+    }
+
+    @Test
+    void shouldFlattenNestedNumbersAndKeepStrings() {
+        var script = JavaScriptCodec.compile("nested", """
+                function decodeUplink(input) {
+                  return { data: { air: { temperature: 21.5 }, status: 'ok', open: true, n: input.bytes.length } };
+                }""", LIMIT);
+
+        var decoded = script.decode(new byte[] {1, 2, 3}, 1);
+
+        assertThat(decoded.measurements()).containsEntry("air.temperature", 21.5).containsEntry("n", 3.0);
+        assertThat(decoded.attributes()).containsEntry("status", "ok").containsEntry("open", true);
+    }
+
+    @Test
+    void shouldStopAnInfiniteLoopWithinTheLimitAndDecodeTheNextMessage() {
+        var script = JavaScriptCodec.compile("loop", """
+                function decodeUplink(input) {
+                  if (input.bytes[0] === 0) { while (true) { try { } catch (e) { } } }
+                  return { data: { value: input.bytes[0] } };
+                }""", LIMIT);
+
+        long started = System.nanoTime();
+        assertThatThrownBy(() -> script.decode(new byte[] {0}, 1)).isInstanceOf(CodecTimeoutException.class)
+                .hasMessageContaining("time limit of 100 ms");
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
+
+        assertThat(script.decode(new byte[] {7}, 1).measurements()).containsEntry("value", 7.0);
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+            "function decodeUplink(input) { return { data: { t: java.lang.System.currentTimeMillis() } }; }",
+            "function decodeUplink(input) { var T = Java.type('java.lang.Runtime'); return { data: {} }; }",
+            "var fs = require('fs');\nfunction decodeUplink(input) { return { data: {} }; }",
+            "function decodeUplink(input) { return { data: { c: input.getClass() } }; }",
+            "function decodeUplink(input) { importPackage(java.io); return { data: {} }; }"})
+    void shouldRefuseScriptsThatReachForTheHost(String source) {
+        assertThatThrownBy(() -> JavaScriptCodec.compile("evil", source, LIMIT))
+                .isInstanceOf(InvalidScriptException.class)
+                .hasMessageContaining("is not available to codecs");
+    }
+
+    @Test
+    void shouldReportTheEnginesSyntaxErrorWithItsPosition() {
+        assertThatThrownBy(() -> JavaScriptCodec.compile("broken", "function decodeUplink(input) {\n  return { data: ;\n}",
+                LIMIT)).isInstanceOfSatisfying(InvalidScriptException.class, e -> {
+                    assertThat(e.line()).isEqualTo(2);
+                    assertThat(e.column()).isPositive();
+                });
+    }
+
+    @Test
+    void shouldRequireADecodeUplinkFunction() {
+        assertThatThrownBy(() -> JavaScriptCodec.compile("none", "function decode(bytes) { return {}; }", LIMIT))
+                .isInstanceOf(InvalidScriptException.class).hasMessageContaining("decodeUplink");
+    }
+
+    @Test
+    void shouldNotLetAScriptReachJavaThroughAnyDoor() {
+        var script = JavaScriptCodec.compile("probe", """
+                function decodeUplink(input) {
+                  var found = [];
+                  ['Packages', 'java', 'JavaImporter', 'Java', 'require', 'load', 'print'].forEach(function (n) {
+                    try { if (typeof eval(n) !== 'undefined') { found.push(n); } } catch (e) { }
+                  });
+                  return { data: {}, warnings: found };
+                }""", LIMIT);
+
+        var decoded = script.decode(new byte[] {1}, 1);
+
+        assertThat(decoded.attributes()).doesNotContainKey("codecWarnings");
+    }
+
+    private static String resource(String path) throws IOException {
+        try (var in = JavaScriptCodecTest.class.getResourceAsStream(path)) {
+            return new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+        }
+    }
+}

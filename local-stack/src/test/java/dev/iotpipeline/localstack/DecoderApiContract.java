@@ -1,0 +1,184 @@
+package dev.iotpipeline.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.iotpipeline.events.DeadLetterHeaders;
+import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.events.PipelineTopic;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Test;
+import tools.jackson.databind.JsonNode;
+
+/** The device-type registry and decoding end to end: JavaScript codecs, mapping, dead letters, redrive. */
+abstract class DecoderApiContract {
+
+    private static final Path SCRIPTS = Path.of("../decoder-service/src/test/resources/scripts");
+    private static final String EM300TH_HEX = "01755C03673401046865";
+
+    protected abstract LocalStack stack();
+
+    private PipelineClient client() {
+        return new PipelineClient(stack());
+    }
+
+    private static String name(String prefix) {
+        return prefix + "-" + UUID.randomUUID().toString().substring(0, 8);
+    }
+
+    private HttpResponse<String> putType(String type, Map<String, Object> body) {
+        return client().put(stack().decoderUrl() + "/device-types/" + type, EventJson.mapper().writeValueAsString(body));
+    }
+
+    /** Ingest learns new types from the device-types topic; wait until it accepts this one. */
+    private HttpResponse<String> postWhenKnown(String channel, String type, String hex) {
+        return postWhenKnown(channel, type, hex, 85);
+    }
+
+    private HttpResponse<String> postWhenKnown(String channel, String type, String hex, int fPort) {
+        var body = "{\"deviceId\":\"js-1\",\"payloadHex\":\"%s\",\"fPort\":%d}".formatted(hex, fPort);
+        HttpResponse<String>[] last = new HttpResponse[1];
+        await().atMost(Duration.ofSeconds(10)).until(() -> {
+            last[0] = client().postUplink(channel, type, body);
+            return last[0].statusCode() != 404;
+        });
+        return last[0];
+    }
+
+    @Test
+    void shouldDecodeWithATtnStyleScriptRegisteredOverRestLikeTheBuiltInCodec() throws Exception {
+        var type = name("em300th-js");
+        var channel = name("js");
+        var put = putType(type, Map.of("codec", "javascript",
+                "script", Files.readString(SCRIPTS.resolve("em300th-ttn-style.js"))));
+        assertThat(put.statusCode()).as(put.body()).isEqualTo(201);
+
+        assertThat(postWhenKnown(channel, type, EM300TH_HEX).statusCode()).isEqualTo(202);
+        assertThat(client().postUplink(channel, "em300th",
+                "{\"deviceId\":\"builtin-1\",\"payloadHex\":\"%s\"}".formatted(EM300TH_HEX)).statusCode()).isEqualTo(202);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> client().storedCount(channel) == 2);
+        var items = PipelineClient.json(client().getHistory("/data-units?channel=" + channel).body()).get("items");
+        assertThat(items.get(0).get("measurements")).isEqualTo(items.get(1).get("measurements"));
+        assertThat(items.get(0).get("measurements").get("temperature").asDouble()).isEqualTo(30.8);
+    }
+
+    @Test
+    void shouldRefuseAScriptThatReachesForJavaWithItsPosition() {
+        var put = putType(name("evil"), Map.of("codec", "javascript",
+                "script", "function decodeUplink(input) {\n  return { data: { t: java.lang.System.nanoTime() } };\n}"));
+
+        IngestApiContract.assertProblem(put, 400, "invalid-script");
+        var problem = PipelineClient.json(put.body());
+        assertThat(problem.get("line").asInt()).isEqualTo(2);
+        assertThat(problem.get("column").asInt()).isEqualTo(23);
+    }
+
+    @Test
+    void shouldApplyAMappingChangeToTheNextMessageWithoutRestart() {
+        var type = name("lht");
+        var channel = name("map");
+        assertThat(putType(type, Map.of("codec", "lht65")).statusCode()).isEqualTo(201);
+        assertThat(postWhenKnown(channel, type, "CBF60B0D0376010ADD7FFF", 2).statusCode()).isEqualTo(202);
+        await().atMost(Duration.ofSeconds(30)).until(() -> client().storedCount(channel) == 1);
+
+        assertThat(putType(type, Map.of("codec", "lht65", "mapping", Map.of(
+                "TempC_SHT", Map.of("name", "temperature"), "BatV", Map.of("name", "batteryVoltage"),
+                "Hum_SHT", Map.of("drop", true)))).statusCode()).isEqualTo(200);
+        assertThat(client().postUplink(channel, type,
+                "{\"deviceId\":\"js-1\",\"payloadHex\":\"CBF60B0D0376010ADD7FFF\",\"fPort\":2}").statusCode())
+                .isEqualTo(202);
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> client().storedCount(channel) == 2);
+        var items = PipelineClient.json(client().getHistory("/data-units?channel=" + channel).body()).get("items");
+        assertThat(items.get(0).get("measurements").has("TempC_SHT")).isTrue();
+        assertThat(items.get(1).get("measurements").get("temperature").asDouble()).isEqualTo(28.29);
+        assertThat(items.get(1).get("measurements").has("Hum_SHT")).isFalse();
+    }
+
+    @Test
+    void shouldDeadLetterTimeoutsAndCodecErrorsWithTheirCauseAndKeepDecoding() {
+        var spin = name("spin");
+        var erring = name("erring");
+        var channel = name("dlt");
+        assertThat(putType(spin, Map.of("codec", "javascript",
+                "script", "function decodeUplink(input) { while (true) {} }")).statusCode()).isEqualTo(201);
+        assertThat(putType(erring, Map.of("codec", "javascript",
+                "script", "function decodeUplink(input) { return { errors: ['bad battery byte'] }; }")).statusCode())
+                .isEqualTo(201);
+
+        var timedOut = id(postWhenKnown(channel, spin, "01"));
+        var errored = id(postWhenKnown(channel, erring, "01"));
+        assertThat(client().postUplink(channel, "em300th",
+                "{\"deviceId\":\"after\",\"payloadHex\":\"%s\"}".formatted(EM300TH_HEX)).statusCode()).isEqualTo(202);
+
+        var causes = deadLetterCauses(List.of(timedOut, errored));
+        assertThat(causes.get(timedOut)).startsWith("codec-timeout|javascript");
+        assertThat(causes.get(errored)).startsWith("codec-error|javascript").contains("bad battery byte");
+        await().atMost(Duration.ofSeconds(30)).until(() -> client().storedCount(channel) == 1);
+    }
+
+    @Test
+    void shouldRedriveDeadLettersAfterTheCodecIsFixed() throws Exception {
+        var type = name("fixme");
+        var channel = name("redrive");
+        assertThat(putType(type, Map.of("codec", "javascript",
+                "script", "function decodeUplink(input) { return { errors: ['not yet'] }; }")).statusCode()).isEqualTo(201);
+        var id = id(postWhenKnown(channel, type, EM300TH_HEX));
+        assertThat(deadLetterCauses(List.of(id))).containsKey(id);
+
+        assertThat(putType(type, Map.of("codec", "javascript",
+                "script", Files.readString(SCRIPTS.resolve("em300th-ttn-style.js")))).statusCode()).isEqualTo(200);
+        var redrive = client().post(stack().decoderUrl() + "/dead-letters/redrive?deviceType=" + type, Map.of(), "");
+
+        assertThat(redrive.statusCode()).as(redrive.body()).isEqualTo(200);
+        assertThat(PipelineClient.json(redrive.body()).get("redriven").asInt()).isEqualTo(1);
+        await().atMost(Duration.ofSeconds(30)).until(() -> client().storedCount(channel) == 1);
+        // Redriving again resends the same uplink id, which is stored once.
+        client().post(stack().decoderUrl() + "/dead-letters/redrive?deviceType=" + type, Map.of(), "");
+        var item = PipelineClient.json(client().getHistory("/data-units?channel=" + channel).body()).get("items").get(0);
+        assertThat(item.get("uplinkId").asString()).isEqualTo(id);
+        assertThat(client().storedCount(channel)).isEqualTo(1);
+    }
+
+    private static String id(HttpResponse<String> response) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
+        return PipelineClient.json(response.body()).get("id").asString();
+    }
+
+    /** Uplink id to "cause|codec|reason" for the given ids, read from the dead-letter topic. */
+    private Map<String, String> deadLetterCauses(List<String> ids) {
+        Map<String, String> found = new HashMap<>();
+        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack().bootstrapServers(),
+                ConsumerConfig.GROUP_ID_CONFIG, "it-dlt-" + UUID.randomUUID(),
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+            consumer.subscribe(List.of(PipelineTopic.DEAD_LETTER.topicName()));
+            await().atMost(Duration.ofSeconds(30)).until(() -> {
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    JsonNode uplink = PipelineClient.json(record.value());
+                    found.put(uplink.get("id").asString(), header(record, DeadLetterHeaders.CAUSE) + "|"
+                            + header(record, DeadLetterHeaders.CODEC) + "|" + header(record, DeadLetterHeaders.REASON));
+                }
+                return found.keySet().containsAll(ids);
+            });
+        }
+        return found;
+    }
+
+    private static String header(org.apache.kafka.clients.consumer.ConsumerRecord<String, String> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+}
