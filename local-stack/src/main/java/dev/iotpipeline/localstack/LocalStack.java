@@ -116,6 +116,18 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops the decoder, runs {@code whileStopped}, and starts it again on the same port and settings, the
+     * way an operator restarts one instance; for fault and replay tests.
+     */
+    public synchronized void restartDecoder(Runnable whileStopped) {
+        int port = Integer.parseInt(decoder.getEnvironment().getProperty("local.server.port"));
+        services.remove(decoder);
+        decoder.close();
+        whileStopped.run();
+        decoder = start(DecoderApplication::application, port, EXCLUDE + JDBC + "," + SECURITY);
+    }
+
     private ConfigurableApplicationContext start(Supplier<SpringApplication> application, int port, String... properties) {
         var args = new ArrayList<String>();
         args.add("--server.port=" + port);
