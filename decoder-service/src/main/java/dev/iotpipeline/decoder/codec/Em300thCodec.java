@@ -1,11 +1,15 @@
 package dev.iotpipeline.decoder.codec;
 
 import java.util.HexFormat;
+import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Milesight EM300-TH: a sequence of (channel, type, value) items, values little-endian, as in the
- * vendor's decoder (Milesight-IoT/SensorDecoders, EM300_Series/EM300-TH).
+ * vendor's decoder (Milesight-IoT/SensorDecoders, EM300_Series/EM300-TH), including the {@code 20 CE}
+ * history record (uint32 LE Unix time, int16 LE temperature / 10, uint8 humidity / 2).
  */
 final class Em300thCodec implements UplinkCodec {
 
@@ -20,6 +24,7 @@ final class Em300thCodec implements UplinkCodec {
     public Decoded decode(byte[] bytes, Integer fPort) {
         var measurements = new LinkedHashMap<String, Double>();
         var attributes = new LinkedHashMap<String, Object>();
+        var history = new ArrayList<Decoded.HistoryPoint>();
         int i = 0;
         while (i < bytes.length) {
             require(bytes, i, 2, "item header");
@@ -42,6 +47,14 @@ final class Em300thCodec implements UplinkCodec {
                     measurements.put("humidity", (bytes[i] & 0xFF) / 2.0);
                     i += 1;
                 }
+                case 0x20CE -> {
+                    require(bytes, i, 7, "history record");
+                    long timestamp = (bytes[i] & 0xFFL) | (bytes[i + 1] & 0xFFL) << 8 | (bytes[i + 2] & 0xFFL) << 16
+                            | (bytes[i + 3] & 0xFFL) << 24;
+                    history.add(new Decoded.HistoryPoint(Instant.ofEpochSecond(timestamp), Map.of(
+                            "temperature", int16(bytes, i + 4) / 10.0, "humidity", (bytes[i + 6] & 0xFF) / 2.0)));
+                    i += 7;
+                }
                 case 0xFF01, 0xFF0B, 0xFF0F -> {
                     require(bytes, i, 1, "device info");
                     attributes.put(infoName(type), bytes[i] & 0xFF);
@@ -61,10 +74,10 @@ final class Em300thCodec implements UplinkCodec {
                         "em300th: unknown item channel 0x%02x type 0x%02x at byte %d", channel, type, i - 2));
             }
         }
-        if (measurements.isEmpty() && attributes.isEmpty()) {
+        if (measurements.isEmpty() && attributes.isEmpty() && history.isEmpty()) {
             throw new CodecException("em300th: payload holds no items");
         }
-        return new Decoded(measurements, attributes);
+        return new Decoded(measurements, attributes, history);
     }
 
     private static String infoName(int type) {

@@ -18,15 +18,7 @@ final class FieldMapper {
         if (mapping.isEmpty()) {
             return decoded;
         }
-        var measurements = new LinkedHashMap<String, Double>();
-        decoded.measurements().forEach((field, value) -> {
-            var rule = mapping.get(field);
-            if (rule == null) {
-                measurements.putIfAbsent(field, value);
-            } else if (!rule.dropped()) {
-                measurements.put(rule.name() != null ? rule.name() : field, rule.apply(value));
-            }
-        });
+        var measurements = map(decoded.measurements(), mapping);
         var attributes = new LinkedHashMap<String, Object>();
         decoded.attributes().forEach((field, value) -> {
             var rule = mapping.get(field);
@@ -34,6 +26,22 @@ final class FieldMapper {
                 attributes.put(rule != null && rule.name() != null ? rule.name() : field, value);
             }
         });
-        return new Decoded(measurements, attributes);
+        var history = decoded.history().stream()
+                .map(point -> new Decoded.HistoryPoint(point.measuredAt(), map(point.measurements(), mapping)))
+                .toList();
+        return new Decoded(measurements, attributes, history);
+    }
+
+    private static Map<String, Double> map(Map<String, Double> fields, Map<String, FieldMapping> mapping) {
+        var measurements = new LinkedHashMap<String, Double>();
+        fields.forEach((field, value) -> {
+            var rule = mapping.get(field);
+            if (rule == null) {
+                measurements.putIfAbsent(field, value);
+            } else if (!rule.dropped()) {
+                measurements.put(rule.name() != null ? rule.name() : field, rule.apply(value));
+            }
+        });
+        return measurements;
     }
 }

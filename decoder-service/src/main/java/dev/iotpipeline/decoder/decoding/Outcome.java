@@ -5,7 +5,12 @@ import dev.iotpipeline.events.DataUnit;
 /** The result of decoding one record: a data unit, or a dead letter with its cause, reason and codec. */
 sealed interface Outcome {
 
-    record Decoded(DataUnit dataUnit) implements Outcome {
+    /** The uplink's data unit, and one more per history record it carried. */
+    record Decoded(DataUnit dataUnit, java.util.List<DataUnit> history) implements Outcome {
+
+        Decoded(DataUnit dataUnit) {
+            this(dataUnit, java.util.List.of());
+        }
     }
 
     record DeadLetter(DeadLetterCause cause, String reason, String deviceType, String codec) implements Outcome {

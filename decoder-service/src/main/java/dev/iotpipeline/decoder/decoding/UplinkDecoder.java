@@ -63,10 +63,19 @@ class UplinkDecoder {
             return dead(DeadLetterCause.CODEC_ERROR, "codec " + codecName + " failed: " + e, uplink.deviceType(),
                     codecName);
         }
-        return new Outcome.Decoded(new DataUnit(Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE),
+        var decodedAt = Instant.now(clock);
+        var unit = new DataUnit(Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE),
                 DataUnit.SCHEMA_VERSION, uplink.id(), uplink.channel(), uplink.deviceType(), uplink.deviceId(),
                 uplink.measuredAt() != null ? uplink.measuredAt() : uplink.receivedAt(), uplink.receivedAt(),
-                Instant.now(clock), decoded.measurements(), attributes(decoded, uplink)));
+                decodedAt, decoded.measurements(), attributes(decoded, uplink));
+        var history = new java.util.ArrayList<DataUnit>();
+        for (int i = 0; i < decoded.history().size(); i++) {
+            var point = decoded.history().get(i);
+            history.add(new DataUnit(Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE + ":history:" + i),
+                    DataUnit.SCHEMA_VERSION, uplink.id(), uplink.channel(), uplink.deviceType(), uplink.deviceId(),
+                    point.measuredAt(), uplink.receivedAt(), decodedAt, point.measurements(), Map.of("history", true)));
+        }
+        return new Outcome.Decoded(unit, history);
     }
 
     /** Radio metadata from a network server (rssi, snr, ...) rides along under "network". */

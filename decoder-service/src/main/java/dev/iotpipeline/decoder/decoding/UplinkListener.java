@@ -42,8 +42,11 @@ class UplinkListener {
             var outcome = decoder.decode(record.value());
             metrics.latency().record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
             sends.add(switch (outcome) {
-                case Outcome.Decoded(var unit) -> {
+                case Outcome.Decoded(var unit, var history) -> {
                     metrics.decoded(unit.deviceType());
+                    for (var earlier : history) {
+                        sends.add(kafka.send(PipelineTopic.DATA_UNITS.topicName(), earlier.deviceId(), earlier));
+                    }
                     yield kafka.send(PipelineTopic.DATA_UNITS.topicName(), unit.deviceId(), unit);
                 }
                 case Outcome.DeadLetter dead -> {

@@ -54,6 +54,22 @@ class UplinkDecoderTest {
     }
 
     @Test
+    void shouldEmitADataUnitPerHistoryRecordWithItsOwnTimeAndDeterministicId() {
+        var uplink = uplink("em300th", "03671001046860" + "20ce9e8f6a66f6ff50");
+
+        var outcome = decoder.decode(EventJson.write(uplink));
+
+        assertThat(outcome).isInstanceOfSatisfying(Outcome.Decoded.class, decoded -> {
+            assertThat(decoded.history()).singleElement().satisfies(earlier -> {
+                assertThat(earlier.id()).isEqualTo(Ids.derive(uplink.id(), "data-unit:history:0"));
+                assertThat(earlier.measuredAt()).isEqualTo(Instant.ofEpochSecond(0x666A8F9EL));
+                assertThat(earlier.measurements()).containsEntry("temperature", -1.0);
+            });
+            assertThat(decoded.dataUnit().measurements()).containsEntry("temperature", 27.2);
+        });
+    }
+
+    @Test
     void shouldApplyTheDeviceTypesFieldMapping() {
         var outcome = decoder.decode(EventJson.write(uplink("lht65", "CBF60B0D0376010ADD7FFF")));
 
