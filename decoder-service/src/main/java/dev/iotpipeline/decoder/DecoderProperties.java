@@ -4,6 +4,7 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
+import org.springframework.util.unit.DataSize;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -20,7 +21,8 @@ public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Vali
             @NotNull @DefaultValue("1s") Duration retryBackoff) {
     }
 
-    /** CPU time one JavaScript codec call may take before its message is dead-lettered. */
-    public record Codecs(@NotNull @DefaultValue("100ms") Duration scriptTimeLimit) {
+    /** CPU time and memory one JavaScript codec call may use before its message is dead-lettered. */
+    public record Codecs(@NotNull @DefaultValue("100ms") Duration scriptTimeLimit,
+            @NotNull @DefaultValue("32MB") DataSize scriptAllocationLimit) {
     }
 }

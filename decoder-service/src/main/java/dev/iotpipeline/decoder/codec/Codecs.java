@@ -29,11 +29,17 @@ public final class Codecs {
 
     private final Map<String, BuiltIn> byName;
     private final Duration scriptTimeLimit;
+    private final long scriptAllocationLimit;
 
-    public Codecs(Duration scriptTimeLimit) {
+    public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit) {
         this.byName = BUILT_INS.stream().collect(Collectors.toUnmodifiableMap(b -> b.codec().name(),
                 Function.identity()));
         this.scriptTimeLimit = scriptTimeLimit;
+        this.scriptAllocationLimit = scriptAllocationLimit;
+    }
+
+    public Codecs(Duration scriptTimeLimit) {
+        this(scriptTimeLimit, JavaScriptCodec.DEFAULT_ALLOCATION_LIMIT);
     }
 
     public static Codecs builtIn() {
@@ -57,7 +63,7 @@ public final class Codecs {
             if (type.script() == null || type.script().isBlank()) {
                 throw new InvalidScriptException("codec javascript needs a script", 1, 1);
             }
-            return JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit);
+            return JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit, scriptAllocationLimit);
         }
         return find(type.codec()).orElseThrow(() -> new IllegalArgumentException("unknown codec '" + type.codec()
                 + "'; built-in codecs are " + byName.keySet().stream().sorted().toList() + " or javascript"));

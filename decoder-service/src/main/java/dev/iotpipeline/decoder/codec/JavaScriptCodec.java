@@ -23,16 +23,25 @@ public final class JavaScriptCodec implements UplinkCodec {
     private final String name;
     private final Script script;
     private final long timeLimitNanos;
+    private final long allocationLimitBytes;
     private final ThreadLocal<Scriptable> scopes = new ThreadLocal<>();
 
-    private JavaScriptCodec(String name, Script script, Duration timeLimit) {
+    private JavaScriptCodec(String name, Script script, Duration timeLimit, long allocationLimitBytes) {
         this.name = name;
         this.script = script;
         this.timeLimitNanos = timeLimit.toNanos();
+        this.allocationLimitBytes = allocationLimitBytes;
     }
 
-    /** Throws {@link InvalidScriptException} with the position of a syntax error or forbidden name. */
     public static JavaScriptCodec compile(String name, String source, Duration timeLimit) {
+        return compile(name, source, timeLimit, DEFAULT_ALLOCATION_LIMIT);
+    }
+
+    /** Default allocation budget of one call. */
+    public static final long DEFAULT_ALLOCATION_LIMIT = 32L << 20;
+
+    /** Throws {@link InvalidScriptException} with the position of a syntax error or forbidden name. */
+    public static JavaScriptCodec compile(String name, String source, Duration timeLimit, long allocationLimitBytes) {
         var sourceName = name + ".js";
         ScriptSandbox.check(source, sourceName);
         Script script;
@@ -41,14 +50,14 @@ public final class JavaScriptCodec implements UplinkCodec {
         } catch (EvaluatorException e) {
             throw new InvalidScriptException(e.details(), e.lineNumber(), e.columnNumber());
         }
-        var codec = new JavaScriptCodec(name, script, timeLimit);
+        var codec = new JavaScriptCodec(name, script, timeLimit, allocationLimitBytes);
         try (var cx = (ScriptSandbox.SandboxContext) ScriptSandbox.INSTANCE.enterContext()) {
-            cx.deadline = System.nanoTime() + codec.timeLimitNanos;
+            cx.limit(codec.timeLimitNanos, codec.allocationLimitBytes);
             if (!(ScriptableObject.getProperty(codec.scope(cx), "decodeUplink") instanceof Function)) {
                 throw new InvalidScriptException("the script defines no function decodeUplink(input)", 1, 1);
             }
-        } catch (ScriptSandbox.Timeout e) {
-            throw new InvalidScriptException("the script's top level did not finish within " + timeLimit, 1, 1);
+        } catch (ScriptSandbox.Timeout | ScriptSandbox.OutOfBudget e) {
+            throw new InvalidScriptException("the script's top level did not finish within its limits", 1, 1);
         } catch (RhinoException e) {
             throw new InvalidScriptException(e.details(), e.lineNumber(), e.columnNumber());
         }
@@ -63,7 +72,7 @@ public final class JavaScriptCodec implements UplinkCodec {
     @Override
     public Decoded decode(byte[] payload, Integer fPort) {
         try (var cx = (ScriptSandbox.SandboxContext) ScriptSandbox.INSTANCE.enterContext()) {
-            cx.deadline = System.nanoTime() + timeLimitNanos;
+            cx.limit(timeLimitNanos, allocationLimitBytes);
             var scope = scope(cx);
             var input = cx.newObject(scope);
             var bytes = new Object[payload.length];
@@ -79,6 +88,9 @@ public final class JavaScriptCodec implements UplinkCodec {
         } catch (ScriptSandbox.Timeout e) {
             throw new CodecTimeoutException("javascript codec " + name + " exceeded its time limit of "
                     + Duration.ofNanos(timeLimitNanos).toMillis() + " ms");
+        } catch (ScriptSandbox.OutOfBudget e) {
+            throw new CodecException("javascript codec " + name + " allocated more than its budget of "
+                    + (allocationLimitBytes >> 20) + " MiB");
         } catch (RhinoException e) {
             throw new CodecException("javascript codec " + name + " failed: " + e.details() + " (line "
                     + e.lineNumber() + ")");

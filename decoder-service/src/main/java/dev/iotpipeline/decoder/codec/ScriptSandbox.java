@@ -11,8 +11,9 @@ import org.mozilla.javascript.ast.Name;
 
 /**
  * The Rhino setup every JavaScript codec runs in: compiled to JVM bytecode, ES6, no Java classes
- * reachable (class shutter, no LiveConnect globals), and a CPU-time deadline checked by instruction
- * counting so a runaway script is stopped instead of holding its thread.
+ * reachable (class shutter, no LiveConnect globals), and, checked by instruction counting, a CPU-time
+ * deadline and an allocation budget per call, so a runaway script is stopped instead of holding its
+ * thread or filling the heap.
  */
 final class ScriptSandbox extends ContextFactory {
 
@@ -22,6 +23,9 @@ final class ScriptSandbox extends ContextFactory {
 
     static final ScriptSandbox INSTANCE = new ScriptSandbox();
 
+    private static final com.sun.management.ThreadMXBean THREADS =
+            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+
     /** Thrown from the instruction observer; an Error, so script try/catch cannot swallow it. */
     static final class Timeout extends Error {
         Timeout() {
@@ -29,13 +33,31 @@ final class ScriptSandbox extends ContextFactory {
         }
     }
 
-    /** A context that knows when its current call must end. */
+    /** Thrown from the instruction observer when a call allocated more than its budget. */
+    static final class OutOfBudget extends Error {
+        OutOfBudget() {
+            super("allocation budget exceeded", null, false, false);
+        }
+    }
+
+    /** A context that knows when its current call must end and how much it may allocate. */
     static final class SandboxContext extends Context {
         long deadline = Long.MAX_VALUE;
+        long allocationLimit = Long.MAX_VALUE;
 
         SandboxContext(ContextFactory factory) {
             super(factory);
         }
+
+        /** Starts the budget of one call. */
+        void limit(long timeLimitNanos, long allocationBytes) {
+            deadline = System.nanoTime() + timeLimitNanos;
+            allocationLimit = allocated() + allocationBytes;
+        }
+    }
+
+    static long allocated() {
+        return THREADS.getCurrentThreadAllocatedBytes();
     }
 
     private ScriptSandbox() {
@@ -53,8 +75,12 @@ final class ScriptSandbox extends ContextFactory {
 
     @Override
     protected void observeInstructionCount(Context cx, int instructionCount) {
-        if (System.nanoTime() > ((SandboxContext) cx).deadline) {
+        var sandbox = (SandboxContext) cx;
+        if (System.nanoTime() > sandbox.deadline) {
             throw new Timeout();
+        }
+        if (allocated() > sandbox.allocationLimit) {
+            throw new OutOfBudget();
         }
     }
 

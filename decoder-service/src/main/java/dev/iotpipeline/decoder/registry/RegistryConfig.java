@@ -17,7 +17,7 @@ class RegistryConfig {
 
     @Bean
     Codecs codecs(DecoderProperties properties) {
-        return new Codecs(properties.codecs().scriptTimeLimit());
+        return new Codecs(properties.codecs().scriptTimeLimit(), properties.codecs().scriptAllocationLimit().toBytes());
     }
 
     @Bean

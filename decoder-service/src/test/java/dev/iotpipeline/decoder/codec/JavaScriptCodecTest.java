@@ -74,6 +74,18 @@ class JavaScriptCodecTest {
         assertThat(script.decode(new byte[] {7}, 1).measurements()).containsEntry("value", 7.0);
     }
 
+    @Test
+    void shouldStopAScriptThatAllocatesBeyondItsBudget() {
+        var script = JavaScriptCodec.compile("hog", """
+                function decodeUplink(input) {
+                  var all = [];
+                  while (true) { all.push(new Array(1000).fill(input.bytes[0])); }
+                }""", Duration.ofSeconds(30), 8L << 20);
+
+        assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+                .isNotInstanceOf(CodecTimeoutException.class).hasMessageContaining("budget of 8 MiB");
+    }
+
     @ParameterizedTest
     @ValueSource(strings = {
             "function decodeUplink(input) { return { data: { t: java.lang.System.currentTimeMillis() } }; }",
