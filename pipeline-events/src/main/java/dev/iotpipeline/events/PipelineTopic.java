@@ -10,6 +10,8 @@ public enum PipelineTopic {
     DATA_UNITS("data-units", false),
     DEAD_LETTER("uplinks.dead-letter", false),
     ALARMS("alarms", false),
+    /** Operator actions on alarms (acknowledge), keyed by device id like data-units, for rules-service. */
+    ALARM_COMMANDS("alarm-commands", false),
     DEVICE_TYPES("device-types", true),
     RULES("rules", true);
 

@@ -7,66 +7,153 @@ import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.rules.rule.CompiledRule;
 import dev.iotpipeline.rules.rule.RuleSet;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Map;
+import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
 import org.apache.kafka.streams.processor.api.Record;
 import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
- * Evaluates the matching rules on each data unit. The store holds the one active alarm per (rule, device),
- * so a matching data unit raises only when none is active and a clearing one clears only an active alarm.
- * Event ids derive from the data unit, so a replay after a crash yields the same events.
+ * Evaluates the matching rules on each data unit. The store holds per (rule, device) the one active alarm,
+ * the start of a duration rule's streak and the device's last report; a wall-clock punctuation raises
+ * inactivity alarms and clears alarms whose rule was deleted or disabled. Event ids derive from their
+ * cause, so a replay after a crash yields the same events.
  */
 class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> {
 
     private final RuleSet rules;
     private final Clock clock;
+    private final RuleMetrics metrics;
+    private final Duration punctuationInterval;
     private ProcessorContext<String, AlarmEvent> context;
-    private KeyValueStore<String, AlarmEvent> active;
+    private KeyValueStore<String, DeviceRuleState> states;
 
-    AlarmProcessor(RuleSet rules, Clock clock) {
+    AlarmProcessor(RuleSet rules, Clock clock, RuleMetrics metrics, Duration punctuationInterval) {
         this.rules = rules;
         this.clock = clock;
+        this.metrics = metrics;
+        this.punctuationInterval = punctuationInterval;
     }
 
     @Override
     public void init(ProcessorContext<String, AlarmEvent> context) {
         this.context = context;
-        this.active = context.getStateStore(AlarmTopology.ALARM_STATE_STORE);
+        this.states = context.getStateStore(AlarmTopology.ALARM_STATE_STORE);
+        context.schedule(punctuationInterval, PunctuationType.WALL_CLOCK_TIME,
+                timestamp -> sweep(Instant.ofEpochMilli(timestamp)));
     }
 
     @Override
     public void process(Record<String, DataUnit> record) {
+        long started = System.nanoTime();
         var unit = record.value();
-        for (var rule : rules.matching(unit)) {
-            var key = rule.rule().id() + '|' + unit.deviceId();
-            var current = active.get(key);
-            if (current == null) {
-                if (rule.raises(unit.measurements())) {
-                    var raised = raise(rule, unit);
-                    active.put(key, raised);
-                    context.forward(record.withKey(unit.deviceId()).withValue(raised));
-                }
-            } else if (rule.clears(unit.measurements())) {
-                active.delete(key);
-                context.forward(record.withKey(unit.deviceId()).withValue(clear(current, unit)));
+        var matching = rules.matching(unit);
+        for (var rule : matching) {
+            var key = key(rule.rule().id(), unit.deviceId());
+            var state = states.get(key);
+            if (state == null) {
+                state = new DeviceRuleState(rule.rule().id(), unit.channel(), unit.deviceType(), unit.deviceId(), null,
+                        null, null);
+            }
+            var next = rule.inactivity() ? reported(rule, state, unit) : evaluate(rule, state, unit);
+            if (!next.equals(state)) {
+                states.put(key, next);
             }
         }
+        metrics.evaluated(matching.size(), System.nanoTime() - started);
     }
 
-    private AlarmEvent raise(CompiledRule compiled, DataUnit unit) {
+    private DeviceRuleState reported(CompiledRule rule, DeviceRuleState state, DataUnit unit) {
+        var next = state.withLastSeen(unit.receivedAt());
+        if (state.active() != null) {
+            forward(clear(state.active(), unit.id(), unit.measurements(), unit.receivedAt()));
+            return next.withActive(null);
+        }
+        return next;
+    }
+
+    private DeviceRuleState evaluate(CompiledRule rule, DeviceRuleState state, DataUnit unit) {
+        if (state.active() != null) {
+            if (rule.clears(unit.measurements())) {
+                forward(clear(state.active(), unit.id(), unit.measurements(), unit.receivedAt()));
+                return state.withActive(null);
+            }
+            return state;
+        }
+        if (!rule.raises(unit.measurements())) {
+            return state.pendingSince() == null ? state : state.withPendingSince(null);
+        }
+        var since = state.pendingSince() != null ? state.pendingSince() : unit.receivedAt();
+        if (Duration.between(since, unit.receivedAt()).compareTo(rule.holdFor()) < 0) {
+            return state.withPendingSince(since);
+        }
+        var alarmId = Ids.derive(unit.id(), "alarm:" + rule.rule().id());
+        var raised = raise(rule, state, alarmId, unit.id(), unit.measurements(), unit.receivedAt());
+        forward(raised);
+        return state.withActive(raised);
+    }
+
+    /** Inactivity alarms, and alarms of rules that are gone or disabled, are decided by the clock. */
+    private void sweep(Instant now) {
+        var changes = new ArrayList<java.util.AbstractMap.SimpleEntry<String, DeviceRuleState>>();
+        long entries = 0;
+        try (var all = states.all()) {
+            while (all.hasNext()) {
+                entries++;
+                var entry = all.next();
+                var state = entry.value;
+                var rule = rules.compiled(state.ruleId());
+                if (rule.isEmpty() || !rule.get().rule().enabled()) {
+                    if (state.active() != null) {
+                        forward(clear(state.active(), null, Map.of(), now));
+                    }
+                    changes.add(new java.util.AbstractMap.SimpleEntry<>(entry.key, null));
+                } else if (rule.get().inactivity() && state.active() == null && state.lastSeen() != null
+                        && Duration.between(state.lastSeen(), now).compareTo(rule.get().inactiveFor()) >= 0) {
+                    var alarmId = Ids.derive(Ids.newId(), "inactivity:" + state.ruleId());
+                    var raised = raise(rule.get(), state, alarmId, null, Map.of(), state.lastSeen());
+                    forward(raised);
+                    changes.add(new java.util.AbstractMap.SimpleEntry<>(entry.key, state.withActive(raised)));
+                }
+            }
+        }
+        changes.forEach(change -> {
+            if (change.getValue() == null) {
+                states.delete(change.getKey());
+            } else {
+                states.put(change.getKey(), change.getValue());
+            }
+        });
+        metrics.stateEntries(entries);
+    }
+
+    private AlarmEvent raise(CompiledRule compiled, DeviceRuleState state, java.util.UUID alarmId,
+            java.util.UUID dataUnitId, Map<String, Double> values, Instant receivedAt) {
         var rule = compiled.rule();
-        var alarmId = Ids.derive(unit.id(), "alarm:" + rule.id());
+        metrics.raised(rule.severity());
         return new AlarmEvent(Ids.derive(alarmId, "raised"), AlarmEvent.SCHEMA_VERSION, alarmId, rule.id(),
-                rule.name(), rule.severity(), AlarmState.ACTIVE, false, unit.channel(), unit.deviceType(),
-                unit.deviceId(), unit.id(), unit.measurements(), unit.receivedAt(), Instant.now(clock), null, null);
+                rule.name(), rule.severity(), AlarmState.ACTIVE, false, state.channel(), state.deviceType(),
+                state.deviceId(), dataUnitId, values, receivedAt, Instant.now(clock), null, null);
     }
 
-    private AlarmEvent clear(AlarmEvent current, DataUnit unit) {
+    private AlarmEvent clear(AlarmEvent current, java.util.UUID dataUnitId, Map<String, Double> values,
+            Instant receivedAt) {
+        metrics.cleared(current.severity());
         return new AlarmEvent(Ids.derive(current.alarmId(), "cleared"), AlarmEvent.SCHEMA_VERSION, current.alarmId(),
                 current.ruleId(), current.ruleName(), current.severity(), AlarmState.CLEARED, current.acknowledged(),
-                current.channel(), current.deviceType(), current.deviceId(), unit.id(), unit.measurements(),
-                unit.receivedAt(), current.raisedAt(), Instant.now(clock), current.acknowledgedAt());
+                current.channel(), current.deviceType(), current.deviceId(), dataUnitId, values, receivedAt,
+                current.raisedAt(), Instant.now(clock), current.acknowledgedAt());
+    }
+
+    private void forward(AlarmEvent event) {
+        context.forward(new Record<>(event.deviceId(), event, clock.millis()));
+    }
+
+    static String key(String ruleId, String deviceId) {
+        return ruleId + '|' + deviceId;
     }
 }

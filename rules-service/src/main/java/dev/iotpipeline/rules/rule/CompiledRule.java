@@ -1,50 +1,80 @@
 package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.Rule;
+import java.time.Duration;
+import java.time.format.DateTimeParseException;
 import java.util.Map;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
+import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
-import org.springframework.expression.spel.support.MapAccessor;
 import org.springframework.expression.spel.support.SimpleEvaluationContext;
 
 /**
- * A rule with its expressions parsed once. Expressions are SpEL evaluated in a
- * {@link SimpleEvaluationContext} over the measurement map: names resolve to measurements, and there is
- * no access to types, beans, constructors or methods.
+ * A rule with its expressions parsed and checked once. Expressions are SpEL evaluated in a
+ * {@link SimpleEvaluationContext} over the measurement map: names resolve to measurements, a few numeric
+ * functions exist, and there is no access to types, beans, constructors or other methods.
  */
 public final class CompiledRule {
 
     private static final SpelExpressionParser PARSER = new SpelExpressionParser(
-            new SpelParserConfiguration(SpelCompilerMode.MIXED, CompiledRule.class.getClassLoader()));
+            new SpelParserConfiguration(SpelCompilerMode.OFF, CompiledRule.class.getClassLoader()));
     private static final EvaluationContext CONTEXT = SimpleEvaluationContext
-            .forPropertyAccessors(new MapAccessor(false))
+            .forPropertyAccessors(new MeasurementAccessor())
+            .withMethodResolvers(new RuleFunctions())
             .build();
 
     private final Rule rule;
     private final Expression condition;
     private final Expression clearCondition;
+    private final Duration holdFor;
+    private final Duration inactiveFor;
 
-    private CompiledRule(Rule rule, Expression condition, Expression clearCondition) {
+    private CompiledRule(Rule rule, Expression condition, Expression clearCondition, Duration holdFor,
+            Duration inactiveFor) {
         this.rule = rule;
         this.condition = condition;
         this.clearCondition = clearCondition;
+        this.holdFor = holdFor;
+        this.inactiveFor = inactiveFor;
     }
 
-    /** Throws {@link InvalidExpressionException} naming the expression and position of the first error. */
+    /** Throws {@link InvalidExpressionException} naming the field, the position and what is wrong. */
     public static CompiledRule compile(Rule rule) {
+        if (rule.type() == Rule.RuleType.INACTIVITY) {
+            var inactiveFor = duration("inactiveFor", rule.inactiveFor(), true);
+            if (rule.filter().channel() == null && rule.filter().deviceType() == null
+                    && rule.filter().deviceId() == null) {
+                throw new InvalidExpressionException("filter", null, 0,
+                        "an inactivity rule needs a filter (channel, deviceType or deviceId)");
+            }
+            return new CompiledRule(rule, null, null, null, inactiveFor);
+        }
         var condition = parse("condition", rule.condition());
         var clear = rule.clearCondition() == null || rule.clearCondition().isBlank()
                 ? null
                 : parse("clearCondition", rule.clearCondition());
-        return new CompiledRule(rule, condition, clear);
+        return new CompiledRule(rule, condition, clear, duration("for", rule.holdFor(), false), null);
     }
 
     public Rule rule() {
         return rule;
+    }
+
+    public boolean inactivity() {
+        return inactiveFor != null;
+    }
+
+    /** How long the condition must hold before the alarm is raised; zero raises at once. */
+    public Duration holdFor() {
+        return holdFor == null ? Duration.ZERO : holdFor;
+    }
+
+    public Duration inactiveFor() {
+        return inactiveFor;
     }
 
     /** True only when the condition evaluates to true; a missing measurement or a type error is not a match. */
@@ -72,10 +102,31 @@ public final class CompiledRule {
         if (text == null || text.isBlank()) {
             throw new InvalidExpressionException(field, text, 0, field + " is required");
         }
+        SpelExpression expression;
         try {
-            return PARSER.parseExpression(text);
+            expression = PARSER.parseRaw(text);
         } catch (ParseException e) {
             throw new InvalidExpressionException(field, text, Math.max(0, e.getPosition()), e.getSimpleMessage());
+        }
+        ExpressionCheck.check(field, text, expression.getAST());
+        return expression;
+    }
+
+    private static Duration duration(String field, String text, boolean required) {
+        if (text == null || text.isBlank()) {
+            if (required) {
+                throw new InvalidExpressionException(field, null, 0, "an ISO-8601 duration such as PT5M is required");
+            }
+            return null;
+        }
+        try {
+            var duration = Duration.parse(text);
+            if (duration.isNegative() || duration.isZero()) {
+                throw new InvalidExpressionException(field, text, 0, "must be positive");
+            }
+            return duration;
+        } catch (DateTimeParseException e) {
+            throw new InvalidExpressionException(field, text, e.getErrorIndex(), "not an ISO-8601 duration such as PT5M");
         }
     }
 }

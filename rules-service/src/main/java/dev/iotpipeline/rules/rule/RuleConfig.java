@@ -26,7 +26,8 @@ class RuleConfig {
         // Streams needs its source topic, and the registry its topic, before KafkaAdmin's own pass would run.
         admin.createOrModifyTopics(PipelineTopic.RULES.newTopic(1, k.replicationFactor()),
                 PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
-                PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()));
+                PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
+                PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor()));
         return new RuleRegistry(rules, template, String.join(",", kafka.getBootstrapServers()), k.sendTimeout(),
                 Clock.systemUTC()).start(Duration.ofSeconds(60));
     }

@@ -63,7 +63,7 @@ class RuleController {
         var problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
         problem.setType(URI.create("https://iot-pipeline.dev/problems/invalid-expression"));
         problem.setTitle("Invalid rule expression");
-        problem.setProperties(Map.of("field", e.field(), "position", e.position()));
+        problem.setProperties(Map.of("field", e.field(), "position", e.position(), "unknownNames", e.unknownNames()));
         return problem;
     }
 

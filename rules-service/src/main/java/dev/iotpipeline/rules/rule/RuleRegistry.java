@@ -45,9 +45,9 @@ public final class RuleRegistry implements AutoCloseable {
     /** Validates, writes and applies locally, so a read right after the write sees the change. */
     Rule save(String id, RuleRequest request) throws Exception {
         var rule = new Rule(id == null ? Ids.newId().toString() : id, Rule.SCHEMA_VERSION,
-                request.name() == null ? "" : request.name(), request.filter(), request.condition(),
-                request.clearCondition(), request.severity(), request.enabled() == null || request.enabled(),
-                Instant.now(clock));
+                request.name() == null ? "" : request.name(), request.filter(), request.type(), request.condition(),
+                request.clearCondition(), request.holdFor(), request.inactiveFor(), request.severity(),
+                request.enabled() == null || request.enabled(), Instant.now(clock));
         CompiledRule.compile(rule);
         kafka.send(PipelineTopic.RULES.topicName(), rule.id(), rule).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         rules.apply(rule.id(), rule);

@@ -36,6 +36,10 @@ public final class RuleSet {
         }
     }
 
+    public Optional<CompiledRule> compiled(String id) {
+        return Optional.ofNullable(rules.get(id));
+    }
+
     public Optional<Rule> find(String id) {
         return Optional.ofNullable(rules.get(id)).map(CompiledRule::rule);
     }

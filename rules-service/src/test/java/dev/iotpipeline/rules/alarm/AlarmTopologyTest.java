@@ -2,6 +2,7 @@ package dev.iotpipeline.rules.alarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iotpipeline.events.AlarmCommand;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.AlarmState;
 import dev.iotpipeline.events.DataUnit;
@@ -13,6 +14,7 @@ import dev.iotpipeline.events.RuleFilter;
 import dev.iotpipeline.events.Severity;
 import dev.iotpipeline.rules.rule.RuleSet;
 import java.time.Clock;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.Map;
@@ -32,25 +34,29 @@ import org.junit.jupiter.api.Test;
 
 class AlarmTopologyTest {
 
-    private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
+    private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
 
     private final RuleSet rules = new RuleSet();
+    private final RuleMetrics metrics = RuleMetrics.none();
     private TopologyTestDriver driver;
     private TestInputTopic<String, DataUnit> dataUnits;
     private TestInputTopic<String, byte[]> rawDataUnits;
+    private TestInputTopic<String, AlarmCommand> commands;
     private TestOutputTopic<String, AlarmEvent> alarms;
 
     @BeforeEach
     void startDriver() {
         var builder = new StreamsBuilder();
-        AlarmTopology.build(builder, rules, Clock.fixed(NOW, ZoneOffset.UTC));
+        AlarmTopology.build(builder, rules, Clock.fixed(T0, ZoneOffset.UTC), metrics, Duration.ofSeconds(1));
         var props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "rules-test");
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
-        driver = new TopologyTestDriver(builder.build(), props);
+        driver = new TopologyTestDriver(builder.build(), props, T0);
         var topic = PipelineTopic.DATA_UNITS.topicName();
         dataUnits = driver.createInputTopic(topic, new StringSerializer(), new EventSerde<>(DataUnit.class).serializer());
         rawDataUnits = driver.createInputTopic(topic, new StringSerializer(), new ByteArraySerializer());
+        commands = driver.createInputTopic(PipelineTopic.ALARM_COMMANDS.topicName(), new StringSerializer(),
+                new EventSerde<>(AlarmCommand.class).serializer());
         alarms = driver.createOutputTopic(PipelineTopic.ALARMS.topicName(), Serdes.String().deserializer(),
                 new EventSerde<>(AlarmEvent.class).deserializer());
     }
@@ -62,12 +68,12 @@ class AlarmTopologyTest {
 
     @Test
     void shouldRaiseOnceAndClearWhenTheConditionStopsHolding() {
-        rules.apply("r1", rule("r1", new RuleFilter("irrigation", null, null), "temperature > 30", null));
+        rules.apply("r1", threshold("r1", new RuleFilter("irrigation", null, null), "temperature > 30", null, null));
 
-        var hot = unit("dev-1", 31.0);
+        var hot = unit("dev-1", 31.0, 0);
         dataUnits.pipeInput("dev-1", hot);
-        dataUnits.pipeInput("dev-1", unit("dev-1", 32.0));
-        dataUnits.pipeInput("dev-1", unit("dev-1", 25.0));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 32.0, 1));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 25.0, 2));
 
         var events = alarms.readValuesToList();
         assertThat(events).extracting(AlarmEvent::state).containsExactly(AlarmState.ACTIVE, AlarmState.CLEARED);
@@ -82,53 +88,148 @@ class AlarmTopologyTest {
 
     @Test
     void shouldUseTheClearConditionForHysteresis() {
-        rules.apply("r1", rule("r1", RuleFilter.ANY, "temperature > 30", "temperature < 28"));
+        rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", "temperature < 28", null));
 
-        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0));
-        dataUnits.pipeInput("dev-1", unit("dev-1", 29.0));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 29.0, 1));
         assertThat(alarms.readValuesToList()).extracting(AlarmEvent::state).containsExactly(AlarmState.ACTIVE);
 
-        dataUnits.pipeInput("dev-1", unit("dev-1", 27.0));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 27.0, 2));
         assertThat(alarms.readValuesToList()).extracting(AlarmEvent::state).containsExactly(AlarmState.CLEARED);
     }
 
     @Test
-    void shouldKeepAlarmStatePerDeviceAndIgnoreUnmatchedChannels() {
-        rules.apply("r1", rule("r1", new RuleFilter("irrigation", null, null), "temperature > 30", null));
+    void shouldRaiseADurationRuleOnlyAfterTheConditionHeldLongEnoughAndResetWhenBroken() {
+        rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", null, "PT5M"));
 
-        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0));
-        dataUnits.pipeInput("dev-2", unit("dev-2", 31.0));
-        dataUnits.pipeInput("dev-3", new DataUnit(Ids.newId(), 1, Ids.newId(), "greenhouse", "em300th", "dev-3", NOW,
-                NOW, NOW, Map.of("temperature", 40.0), Map.of()));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 240));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 29.0, 280));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 300));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 500));
+        assertThat(alarms.isEmpty()).as("the streak was broken at 280 s").isTrue();
+
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 600));
+        assertThat(alarms.readValuesToList()).extracting(AlarmEvent::state).containsExactly(AlarmState.ACTIVE);
+    }
+
+    @Test
+    void shouldRaiseAnInactivityAlarmOnTheClockAndClearItWhenTheDeviceReports() {
+        rules.apply("quiet", inactivity("quiet", "PT30S"));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 20.0, 0));
+
+        driver.advanceWallClockTime(Duration.ofSeconds(20));
+        assertThat(alarms.isEmpty()).isTrue();
+        driver.advanceWallClockTime(Duration.ofSeconds(15));
+        var raised = alarms.readValuesToList();
+        assertThat(raised).singleElement().satisfies(a -> {
+            assertThat(a.state()).isEqualTo(AlarmState.ACTIVE);
+            assertThat(a.deviceId()).isEqualTo("dev-1");
+        });
+        driver.advanceWallClockTime(Duration.ofSeconds(60));
+        assertThat(alarms.isEmpty()).as("not raised again while active").isTrue();
+
+        dataUnits.pipeInput("dev-1", unit("dev-1", 20.0, 100));
+        assertThat(alarms.readValuesToList()).singleElement().satisfies(a -> {
+            assertThat(a.state()).isEqualTo(AlarmState.CLEARED);
+            assertThat(a.alarmId()).isEqualTo(raised.getFirst().alarmId());
+        });
+    }
+
+    @Test
+    void shouldApplyRuleChangesMidStreamAndClearAlarmsOfDisabledOrDeletedRules() {
+        rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", null, null));
+        rules.apply("r2", threshold("r2", RuleFilter.ANY, "humidity > 80", null, null));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0, 90.0));
+        assertThat(alarms.readValuesToList()).hasSize(2);
+
+        // when r1 is raised to 35 (no longer matching at 33 °C, but still active until its clear holds)
+        rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 35", null, null));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 33.0, 1, 90.0));
+        assertThat(alarms.readValuesToList()).extracting(AlarmEvent::ruleId, AlarmEvent::state)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("r1", AlarmState.CLEARED));
+
+        // when r2 is deleted, its active alarm is cleared by the next sweep
+        rules.apply("r2", null);
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertThat(alarms.readValuesToList()).extracting(AlarmEvent::ruleId, AlarmEvent::state)
+                .containsExactly(org.assertj.core.groups.Tuple.tuple("r2", AlarmState.CLEARED));
+
+        // and a disabled rule stops raising
+        rules.apply("r1", new Rule("r1", 1, "hot", RuleFilter.ANY, null, "temperature > 30", null, null, null, null,
+                false, T0));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 40.0, 2, 90.0));
+        assertThat(alarms.isEmpty()).isTrue();
+    }
+
+    @Test
+    void shouldKeepAlarmStatePerDeviceAndIgnoreUnmatchedChannels() {
+        rules.apply("r1", threshold("r1", new RuleFilter("irrigation", null, null), "temperature > 30", null, null));
+
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0));
+        dataUnits.pipeInput("dev-2", unit("dev-2", 31.0, 0));
+        dataUnits.pipeInput("dev-3", new DataUnit(Ids.newId(), 1, Ids.newId(), "greenhouse", "em300th", "dev-3", T0,
+                T0, T0, Map.of("temperature", 40.0), Map.of()));
 
         assertThat(alarms.readValuesToList()).extracting(AlarmEvent::deviceId).containsExactly("dev-1", "dev-2");
     }
 
     @Test
+    void shouldMarkTheActiveAlarmAcknowledgedAndCarryItIntoTheClear() {
+        rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", null, null));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0));
+        var raised = alarms.readValue();
+
+        commands.pipeInput("dev-1", new AlarmCommand(Ids.newId(), 1, raised.alarmId(), "r1", "dev-1",
+                AlarmCommand.Action.ACKNOWLEDGE, "operator", T0.plusSeconds(5)));
+        var acknowledged = alarms.readValue();
+        dataUnits.pipeInput("dev-1", unit("dev-1", 20.0, 10));
+        var cleared = alarms.readValue();
+
+        assertThat(acknowledged.acknowledged()).isTrue();
+        assertThat(acknowledged.state()).isEqualTo(AlarmState.ACTIVE);
+        assertThat(acknowledged.acknowledgedAt()).isEqualTo(T0.plusSeconds(5));
+        assertThat(cleared.acknowledged()).isTrue();
+        assertThat(cleared.state()).isEqualTo(AlarmState.CLEARED);
+    }
+
+    @Test
     void shouldSkipAPoisonPillAndKeepEvaluating() {
-        rules.apply("r1", rule("r1", RuleFilter.ANY, "temperature > 30", null));
+        rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", null, null));
 
         rawDataUnits.pipeInput("dev-1", "{not json".getBytes());
-        dataUnits.pipeInput("dev-1", unit("dev-1", 35.0));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 35.0, 0));
 
         assertThat(alarms.readValuesToList()).hasSize(1);
     }
 
     @Test
     void shouldNotMatchWhenAMeasurementIsMissing() {
-        rules.apply("r1", rule("r1", RuleFilter.ANY, "humidity > 30", null));
+        rules.apply("r1", threshold("r1", RuleFilter.ANY, "humidity > 30", null, null));
 
-        dataUnits.pipeInput("dev-1", unit("dev-1", 35.0));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 35.0, 0));
 
         assertThat(alarms.isEmpty()).isTrue();
+        assertThat(metrics.evaluations()).isEqualTo(1);
     }
 
-    private static Rule rule(String id, RuleFilter filter, String condition, String clear) {
-        return new Rule(id, 1, "hot", filter, condition, clear, null, true, NOW);
+    private static Rule threshold(String id, RuleFilter filter, String condition, String clear, String holdFor) {
+        return new Rule(id, 1, "hot", filter, Rule.RuleType.THRESHOLD, condition, clear, holdFor, null, null, true, T0);
     }
 
-    private static DataUnit unit(String deviceId, double temperature) {
-        return new DataUnit(Ids.newId(), 1, Ids.newId(), "irrigation", "em300th", deviceId, NOW, NOW, NOW,
-                Map.of("temperature", temperature), Map.of());
+    private static Rule inactivity(String id, String inactiveFor) {
+        return new Rule(id, 1, "quiet", new RuleFilter("irrigation", null, null), Rule.RuleType.INACTIVITY, null, null,
+                null, inactiveFor, Severity.WARNING, true, T0);
+    }
+
+    private static DataUnit unit(String deviceId, double temperature, long second) {
+        return new DataUnit(Ids.newId(), 1, Ids.newId(), "irrigation", "em300th", deviceId, T0.plusSeconds(second),
+                T0.plusSeconds(second), T0.plusSeconds(second), Map.of("temperature", temperature), Map.of());
+    }
+
+    private static DataUnit unit(String deviceId, double temperature, long second, double humidity) {
+        return new DataUnit(Ids.newId(), 1, Ids.newId(), "irrigation", "em300th", deviceId, T0.plusSeconds(second),
+                T0.plusSeconds(second), T0.plusSeconds(second), Map.of("temperature", temperature, "humidity", humidity),
+                Map.of());
     }
 }

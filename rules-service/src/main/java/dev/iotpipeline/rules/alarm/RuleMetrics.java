@@ -1,0 +1,62 @@
+package dev.iotpipeline.rules.alarm;
+
+import dev.iotpipeline.events.Severity;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** Rule evaluations, evaluation latency per data unit, alarms raised and cleared by severity, state size. */
+public final class RuleMetrics {
+
+    private final Counter evaluations;
+    private final Timer latency;
+    private final Map<Severity, Counter> raised = new EnumMap<>(Severity.class);
+    private final Map<Severity, Counter> cleared = new EnumMap<>(Severity.class);
+    private final AtomicLong stateEntries = new AtomicLong();
+
+    public RuleMetrics(MeterRegistry registry) {
+        evaluations = Counter.builder("rules.evaluations").description("Rule evaluations (rule × data unit)")
+                .register(registry);
+        latency = Timer.builder("rules.evaluation").description("Time to evaluate every matching rule on one data unit")
+                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100))
+                .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
+        for (var severity : Severity.values()) {
+            raised.put(severity, Counter.builder("rules.alarms.raised").tag("severity", severity.name())
+                    .register(registry));
+            cleared.put(severity, Counter.builder("rules.alarms.cleared").tag("severity", severity.name())
+                    .register(registry));
+        }
+        registry.gauge("rules.state.entries", stateEntries);
+    }
+
+    /** For tests and benchmarks that do not publish metrics. */
+    public static RuleMetrics none() {
+        return new RuleMetrics(new SimpleMeterRegistry());
+    }
+
+    void evaluated(int rules, long nanos) {
+        evaluations.increment(rules);
+        latency.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+    }
+
+    void raised(Severity severity) {
+        raised.get(severity).increment();
+    }
+
+    void cleared(Severity severity) {
+        cleared.get(severity).increment();
+    }
+
+    void stateEntries(long entries) {
+        stateEntries.set(entries);
+    }
+
+    public double evaluations() {
+        return evaluations.count();
+    }
+}
