@@ -91,12 +91,9 @@ public final class LocalStack implements AutoCloseable {
 
     private LocalStack startServices() throws Exception {
         try {
-            var state = settings.dataDir().toAbsolutePath().resolve("rules-streams");
             // Decoder first: it registers the built-in device types that ingest learns at startup.
             decoder = start(DecoderApplication::application, settings.ports().decoderPort(), EXCLUDE + JDBC + "," + SECURITY);
-            rules = start(RulesApplication::application, settings.ports().rulesPort(), EXCLUDE + JDBC + "," + SECURITY,
-                    "spring.kafka.streams.state-dir=" + state,
-                    "spring.kafka.streams.replication-factor=1");
+            rules = startRules(settings.ports().rulesPort());
             notify = start(NotifyApplication::application, settings.ports().notifyPort(), EXCLUDE + SECURITY,
                     "spring.datasource.url=" + infrastructure.jdbcUrl(),
                     "spring.datasource.username=" + infrastructure.jdbcUser(),
@@ -126,6 +123,20 @@ public final class LocalStack implements AutoCloseable {
         decoder.close();
         whileStopped.run();
         decoder = start(DecoderApplication::application, port, EXCLUDE + JDBC + "," + SECURITY);
+    }
+
+    /** Stops rules-service and starts it again on the same port and state directory. */
+    public synchronized void restartRules() {
+        int port = Integer.parseInt(rules.getEnvironment().getProperty("local.server.port"));
+        services.remove(rules);
+        rules.close();
+        rules = startRules(port);
+    }
+
+    private ConfigurableApplicationContext startRules(int port) {
+        return start(RulesApplication::application, port, EXCLUDE + JDBC + "," + SECURITY,
+                "spring.kafka.streams.state-dir=" + settings.dataDir().toAbsolutePath().resolve("rules-streams"),
+                "spring.kafka.streams.replication-factor=1");
     }
 
     private ConfigurableApplicationContext start(Supplier<SpringApplication> application, int port, String... properties) {

@@ -127,6 +127,11 @@ public class HistoryStore {
                 params, (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class));
     }
 
+    public Optional<AlarmEvent> alarm(UUID alarmId) {
+        return jdbc.query("SELECT body::text FROM alarms WHERE alarm_id = :id", new MapSqlParameterSource("id", alarmId),
+                (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class)).stream().findFirst();
+    }
+
     private static Instant updatedAt(AlarmEvent e) {
         return Stream.of(e.raisedAt(), e.clearedAt(), e.acknowledgedAt())
                 .filter(java.util.Objects::nonNull).max(Instant::compareTo).orElse(Instant.EPOCH);

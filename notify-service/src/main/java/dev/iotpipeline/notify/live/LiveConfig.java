@@ -29,7 +29,8 @@ class LiveConfig implements WebSocketConfigurer {
     LiveFeed liveFeed(KafkaProperties kafka, KafkaAdmin admin) throws InterruptedException {
         var k = properties.kafka();
         admin.createOrModifyTopics(PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
-                PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()));
+                PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
+                PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor()));
         return new LiveFeed(String.join(",", kafka.getBootstrapServers()), registry).start(Duration.ofSeconds(60));
     }
 
