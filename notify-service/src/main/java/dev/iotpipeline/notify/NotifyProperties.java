@@ -24,9 +24,12 @@ public record NotifyProperties(
     public record DashboardToken(@NotBlank String token, @NotEmpty List<String> channels) {
     }
 
-    /** Per-session send bounds: a slow client loses its own oldest messages, never delays others. */
-    public record WebSocket(@DefaultValue("524288") @Positive int sendBufferBytes,
-            @NotNull @DefaultValue("10s") Duration sendTimeLimit) {
+    /**
+     * Per-session send bounds: a slow client loses its own oldest messages beyond {@code maxQueuedMessages},
+     * never delays others, and is closed with 1013 when it stays behind for {@code slowClientCloseAfter}.
+     */
+    public record WebSocket(@DefaultValue("1000") @Positive int maxQueuedMessages,
+            @NotNull @DefaultValue("10s") Duration slowClientCloseAfter) {
     }
 
     /** History query limits. */

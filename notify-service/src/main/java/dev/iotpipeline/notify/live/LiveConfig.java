@@ -3,7 +3,9 @@ package dev.iotpipeline.notify.live;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.auth.DashboardTokens;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.concurrent.Executors;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -20,9 +22,14 @@ class LiveConfig implements WebSocketConfigurer {
     private final NotifyProperties properties;
     private final DashboardTokens tokens;
 
-    LiveConfig(NotifyProperties properties, DashboardTokens tokens) {
+    private final DashboardSocketHandler handler;
+
+    LiveConfig(NotifyProperties properties, DashboardTokens tokens, MeterRegistry meters) {
         this.properties = properties;
         this.tokens = tokens;
+        // Each session drains on a virtual thread of its own, so a blocked socket holds only that thread.
+        this.handler = new DashboardSocketHandler(registry, properties.websocket(),
+                new LiveMetrics(meters, registry::size), Executors.newVirtualThreadPerTaskExecutor());
     }
 
     @Bean(destroyMethod = "close")
@@ -36,7 +43,7 @@ class LiveConfig implements WebSocketConfigurer {
 
     @Override
     public void registerWebSocketHandlers(WebSocketHandlerRegistry handlers) {
-        handlers.addHandler(new DashboardSocketHandler(registry, properties.websocket()), "/ws")
+        handlers.addHandler(handler, "/ws")
                 .addInterceptors(new TokenHandshakeInterceptor(tokens))
                 .setAllowedOriginPatterns("*");
     }

@@ -43,13 +43,13 @@ final class LiveFeed implements AutoCloseable {
     private void onDataUnit(ConsumerRecord<String, byte[]> record) {
         var unit = EventJson.read(record.value(), DataUnit.class);
         registry.dispatch(LiveStream.DATA_UNITS, unit.channel(), unit.deviceType(), unit.deviceId(), null,
-                new String(record.value(), StandardCharsets.UTF_8));
+                unit.receivedAt(), new String(record.value(), StandardCharsets.UTF_8));
     }
 
     private void onAlarm(ConsumerRecord<String, byte[]> record) {
         var alarm = EventJson.read(record.value(), AlarmEvent.class);
         registry.dispatch(LiveStream.ALARMS, alarm.channel(), alarm.deviceType(), alarm.deviceId(),
-                alarm.severity() == null ? null : alarm.severity().name(),
+                alarm.severity() == null ? null : alarm.severity().name(), alarm.receivedAt(),
                 new String(record.value(), StandardCharsets.UTF_8));
     }
 

@@ -5,7 +5,7 @@ import java.util.EnumMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.function.Consumer;
+import java.time.Instant;
 
 /**
  * Live subscriptions indexed by stream and channel, so delivering one event looks only at the subscriptions
@@ -35,11 +35,11 @@ final class SubscriptionRegistry {
         final LiveStream stream;
         final Filter filter;
         final Set<String> channels;
-        final Consumer<String> sink;
+        final SessionSender sink;
         private final String prefix;
 
         Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
-                Consumer<String> sink) {
+                SessionSender sink) {
             this.sessionId = sessionId;
             this.id = id;
             this.stream = stream;
@@ -50,8 +50,8 @@ final class SubscriptionRegistry {
                     + EventJson.mapper().writeValueAsString(id) + ",\"data\":";
         }
 
-        void deliver(String eventJson) {
-            sink.accept(prefix + eventJson + '}');
+        void deliver(String eventJson, Instant receivedAt) {
+            sink.send(prefix + eventJson + '}', stream.streamName(), receivedAt);
         }
     }
 
@@ -97,14 +97,14 @@ final class SubscriptionRegistry {
 
     /** Delivers one event to every matching subscription and returns how many it went to. */
     int dispatch(LiveStream stream, String channel, String deviceType, String deviceId, String severity,
-            String eventJson) {
+            Instant receivedAt, String eventJson) {
         int delivered = 0;
         var buckets = index.get(stream);
         var exact = buckets.get(channel);
         if (exact != null) {
             for (var s : exact) {
                 if (s.filter.matches(deviceType, deviceId, severity)) {
-                    s.deliver(eventJson);
+                    s.deliver(eventJson, receivedAt);
                     delivered++;
                 }
             }
@@ -113,7 +113,7 @@ final class SubscriptionRegistry {
         if (all != null) {
             for (var s : all) {
                 if ((s.channels == null || s.channels.contains(channel)) && s.filter.matches(deviceType, deviceId, severity)) {
-                    s.deliver(eventJson);
+                    s.deliver(eventJson, receivedAt);
                     delivered++;
                 }
             }

@@ -14,15 +14,39 @@ class SubscriptionRegistryTest {
     private final SubscriptionRegistry registry = new SubscriptionRegistry();
     private final List<String> a = new ArrayList<>();
     private final List<String> b = new ArrayList<>();
+    private final SessionSender sinkA = sink(a);
+    private final SessionSender sinkB = sink(b);
+
+    /** A sender whose socket records what is written, synchronously, so the test sees the order. */
+    private static SessionSender sink(List<String> out) {
+        var socket = org.mockito.Mockito.mock(org.springframework.web.socket.WebSocketSession.class);
+        try {
+            org.mockito.Mockito.doAnswer(call -> out.add(
+                    ((org.springframework.web.socket.TextMessage) call.getArgument(0)).getPayload()))
+                    .when(socket).sendMessage(org.mockito.ArgumentMatchers.any());
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException(e);
+        }
+        return new SessionSender(socket, Runnable::run, 100, java.time.Duration.ofMinutes(1),
+                new SessionSender.Listener() {
+                    @Override
+                    public void sent(String stream, java.time.Instant receivedAt) {
+                    }
+
+                    @Override
+                    public void dropped(String cause) {
+                    }
+                });
+    }
 
     @Test
     void shouldDeliverOnlyToMatchingSubscriptionsInTheEnvelope() {
         registry.add(new Subscription("s-a", "s1", LiveStream.DATA_UNITS, new Filter("irrigation", null, null, null),
-                null, a::add));
+                null, sinkA));
         registry.add(new Subscription("s-b", "s1", LiveStream.DATA_UNITS, new Filter("irrigation", null, "dev-2", null),
-                null, b::add));
+                null, sinkB));
 
-        int delivered = registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, "{\"x\":1}");
+        int delivered = registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, null, "{\"x\":1}");
 
         assertThat(delivered).isEqualTo(1);
         assertThat(a).containsExactly("{\"type\":\"data-unit\",\"subscription\":\"s1\",\"data\":{\"x\":1}}");
@@ -31,11 +55,11 @@ class SubscriptionRegistryTest {
 
     @Test
     void shouldLimitChannelFreeSubscriptionsToTheTokensChannels() {
-        registry.add(new Subscription("s-a", "all", LiveStream.ALARMS, Filter.ANY, Set.of("greenhouse"), a::add));
-        registry.add(new Subscription("s-b", "all", LiveStream.ALARMS, Filter.ANY, null, b::add));
+        registry.add(new Subscription("s-a", "all", LiveStream.ALARMS, Filter.ANY, Set.of("greenhouse"), sinkA));
+        registry.add(new Subscription("s-b", "all", LiveStream.ALARMS, Filter.ANY, null, sinkB));
 
-        registry.dispatch(LiveStream.ALARMS, "irrigation", "em300th", "dev-1", "MAJOR", "{}");
-        registry.dispatch(LiveStream.DATA_UNITS, "greenhouse", "em300th", "dev-1", null, "{}");
+        registry.dispatch(LiveStream.ALARMS, "irrigation", "em300th", "dev-1", "MAJOR", null, "{}");
+        registry.dispatch(LiveStream.DATA_UNITS, "greenhouse", "em300th", "dev-1", null, null, "{}");
 
         assertThat(a).isEmpty();
         assertThat(b).hasSize(1);
@@ -43,13 +67,13 @@ class SubscriptionRegistryTest {
 
     @Test
     void shouldStopDeliveringAfterUnsubscribeAndSessionClose() {
-        registry.add(new Subscription("s-a", "s1", LiveStream.DATA_UNITS, Filter.ANY, null, a::add));
-        registry.add(new Subscription("s-a", "s2", LiveStream.DATA_UNITS, Filter.ANY, null, a::add));
+        registry.add(new Subscription("s-a", "s1", LiveStream.DATA_UNITS, Filter.ANY, null, sinkA));
+        registry.add(new Subscription("s-a", "s2", LiveStream.DATA_UNITS, Filter.ANY, null, sinkA));
 
         assertThat(registry.remove("s-a", "s1")).isTrue();
-        registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, "{}");
+        registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, null, "{}");
         registry.removeSession("s-a");
-        registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, "{}");
+        registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, null, "{}");
 
         assertThat(a).hasSize(1);
         assertThat(registry.size()).isZero();

@@ -1,0 +1,58 @@
+package dev.iotpipeline.notify.live;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.Supplier;
+
+/**
+ * Live delivery meters: sessions, subscriptions, messages sent and dropped (by cause), and the end-to-end
+ * latency from the uplink's arrival at ingest to the WebSocket send, per stream.
+ */
+final class LiveMetrics implements SessionSender.Listener {
+
+    private final MeterRegistry registry;
+    private final Map<String, Timer> latency = new ConcurrentHashMap<>();
+    private final Map<String, Counter> sent = new ConcurrentHashMap<>();
+    private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
+
+    private final AtomicInteger sessions = new AtomicInteger();
+
+    LiveMetrics(MeterRegistry registry, Supplier<Number> subscriptions) {
+        this.registry = registry;
+        registry.gauge("notify.sessions", sessions);
+        registry.gauge("notify.subscriptions", subscriptions, s -> s.get().doubleValue());
+    }
+
+    void sessionOpened() {
+        sessions.incrementAndGet();
+    }
+
+    void sessionClosed() {
+        sessions.decrementAndGet();
+    }
+
+    @Override
+    public void sent(String stream, Instant receivedAt) {
+        sent.computeIfAbsent(stream, s -> Counter.builder("notify.messages.sent").tag("stream", s).register(registry))
+                .increment();
+        if (receivedAt != null) {
+            latency.computeIfAbsent(stream, s -> Timer.builder("notify.delivery.latency").tag("stream", s)
+                    .description("Uplink receivedAt at ingest to WebSocket send")
+                    .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
+                    .maximumExpectedValue(Duration.ofSeconds(30)).register(registry))
+                    .record(Duration.between(receivedAt, Instant.now()));
+        }
+    }
+
+    @Override
+    public void dropped(String cause) {
+        dropped.computeIfAbsent(cause, c -> Counter.builder("notify.messages.dropped").tag("cause", c)
+                .register(registry)).increment();
+    }
+}

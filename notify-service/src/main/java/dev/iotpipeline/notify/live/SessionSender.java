@@ -1,0 +1,170 @@
+package dev.iotpipeline.notify.live;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayDeque;
+import java.util.concurrent.Executor;
+import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.TextMessage;
+import org.springframework.web.socket.WebSocketSession;
+
+/**
+ * The one writer of a WebSocket session. Messages queue here, bounded; a drain task of its own (a virtual
+ * thread) writes them, so a client that reads slowly blocks only its own drain, never the fan-out thread or
+ * other sessions. When the queue is full the oldest message is dropped and counted, the client is told how
+ * many it lost before the next message it gets, and a client that stays that far behind is closed with
+ * 1013 (try again later).
+ */
+final class SessionSender {
+
+    /** What happens to messages, for metrics. */
+    interface Listener {
+        void sent(String stream, Instant receivedAt);
+
+        void dropped(String cause);
+    }
+
+    static final CloseStatus TOO_SLOW = new CloseStatus(1013, "client too slow; reconnect with since");
+    private static final Logger log = LoggerFactory.getLogger(SessionSender.class);
+
+    private record Outgoing(String text, String stream, Instant receivedAt) {
+    }
+
+    private final WebSocketSession session;
+    private final Executor executor;
+    private final int maxQueued;
+    private final Duration closeAfter;
+    private final Listener listener;
+    private final ReentrantLock lock = new ReentrantLock();
+    private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
+    private boolean draining;
+    private boolean closed;
+    private long droppedSinceNotice;
+    private Instant behindSince;
+
+    SessionSender(WebSocketSession session, Executor executor, int maxQueued, Duration closeAfter, Listener listener) {
+        this.session = session;
+        this.executor = executor;
+        this.maxQueued = maxQueued;
+        this.closeAfter = closeAfter;
+        this.listener = listener;
+    }
+
+    /** Queues a reply to the client (subscribed, error, pong). */
+    void reply(String text) {
+        send(text, null, null);
+    }
+
+    /** Queues an event of {@code stream}; {@code receivedAt} is the uplink's arrival, for end-to-end latency. */
+    void send(String text, String stream, Instant receivedAt) {
+        boolean startDrain = false;
+        boolean tooSlow = false;
+        lock.lock();
+        try {
+            if (closed) {
+                return;
+            }
+            if (queue.size() >= maxQueued) {
+                queue.pollFirst();
+                droppedSinceNotice++;
+                listener.dropped("buffer-full");
+                var now = Instant.now();
+                if (behindSince == null) {
+                    behindSince = now;
+                } else if (Duration.between(behindSince, now).compareTo(closeAfter) > 0) {
+                    closed = true;
+                    tooSlow = true;
+                    queue.clear();
+                }
+            }
+            if (!closed) {
+                queue.addLast(new Outgoing(text, stream, receivedAt));
+                if (!draining) {
+                    draining = true;
+                    startDrain = true;
+                }
+            }
+        } finally {
+            lock.unlock();
+        }
+        if (tooSlow) {
+            executor.execute(() -> close(TOO_SLOW));
+        } else if (startDrain) {
+            executor.execute(this::drain);
+        }
+    }
+
+    int queued() {
+        lock.lock();
+        try {
+            return queue.size();
+        } finally {
+            lock.unlock();
+        }
+    }
+
+    private void drain() {
+        while (true) {
+            Outgoing next;
+            long dropped;
+            lock.lock();
+            try {
+                next = queue.pollFirst();
+                if (next == null || closed) {
+                    draining = false;
+                    return;
+                }
+                dropped = droppedSinceNotice;
+                droppedSinceNotice = 0;
+                if (queue.isEmpty()) {
+                    behindSince = null;
+                }
+            } finally {
+                lock.unlock();
+            }
+            try {
+                if (dropped > 0) {
+                    session.sendMessage(new TextMessage("{\"type\":\"dropped\",\"count\":" + dropped + "}"));
+                }
+                session.sendMessage(new TextMessage(next.text()));
+                if (next.stream() != null) {
+                    listener.sent(next.stream(), next.receivedAt());
+                }
+            } catch (IOException | IllegalStateException e) {
+                log.debug("Send to {} failed: {}", session.getId(), e.toString());
+                lock.lock();
+                try {
+                    closed = true;
+                    queue.clear();
+                    draining = false;
+                } finally {
+                    lock.unlock();
+                }
+                listener.dropped("send-failed");
+                return;
+            }
+        }
+    }
+
+    private void close(CloseStatus status) {
+        try {
+            session.close(status);
+        } catch (IOException e) {
+            log.debug("Closing {} failed: {}", session.getId(), e.toString());
+        }
+    }
+
+    void stop() {
+        lock.lock();
+        try {
+            closed = true;
+            queue.clear();
+        } finally {
+            lock.unlock();
+        }
+    }
+}
