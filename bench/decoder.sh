@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Codec benchmark (issue 4): decodes/s per core for each built-in codec and the JavaScript EM300-TH codec.
-# Writes docs/benchmarks/decoder.md. Usage: [ROUNDS=5] [SECONDS_PER_ROUND=2] bench/decoder.sh
+# Rewrites docs/benchmarks/decoder.md (js-engines.sh and decoder-throughput.sh append to it).
+# Usage: [ROUNDS=5] [SECONDS_PER_ROUND=2] bench/decoder.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(./pipeline env)"
-./mvnw -B -q -pl pipeline-events,decoder-service -am install -DskipTests
-./mvnw -B -q -pl decoder-service dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=target/bench-classpath.txt
-cp=decoder-service/target/test-classes:decoder-service/target/classes:$(cat decoder-service/target/bench-classpath.txt)
+source bench/lib.sh
+cp=$(bench_classpath decoder-service)
 {
   echo "# Decoder codec benchmark"
   echo

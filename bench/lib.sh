@@ -22,3 +22,12 @@ start_bench_stack() {
   BENCH_STACK=$!
   until grep -q '^READY' "$1"; do kill -0 "$BENCH_STACK"; sleep 1; done
 }
+
+# bench_classpath MODULE: builds MODULE (and what it needs) and prints the classpath of its test classes, for
+# the benchmark mains that live there.
+bench_classpath() {
+  ./mvnw -B -q -pl "$1" -am install -DskipTests >&2
+  ./mvnw -B -q -pl "$1" dependency:build-classpath -Dmdep.includeScope=test \
+    -Dmdep.outputFile=target/bench-classpath.txt >&2
+  echo "$1/target/test-classes:$1/target/classes:$(cat "$1/target/bench-classpath.txt")"
+}

@@ -1,13 +1,11 @@
 #!/usr/bin/env bash
 # Rules benchmark (issue 5): evaluations/s with 1, 100 and 1,000 rules over 10,000 devices through the real
-# engine, one thread. Writes docs/benchmarks/rules.md. Usage: [SECONDS_PER_ROUND=5] bench/rules.sh
+# engine, one thread. Rewrites docs/benchmarks/rules.md (run bench/rules-latency.sh after it: it appends).
+# Usage: [SECONDS_PER_ROUND=5] bench/rules.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-eval "$(./pipeline env)"
-./mvnw -B -q -pl pipeline-events,rules-service -am install -DskipTests
-./mvnw -B -q -pl rules-service dependency:build-classpath -Dmdep.includeScope=test \
-  -Dmdep.outputFile=target/bench-classpath.txt
-cp=rules-service/target/test-classes:rules-service/target/classes:$(cat rules-service/target/bench-classpath.txt)
+source bench/lib.sh
+cp=$(bench_classpath rules-service)
 {
   echo "# Rules benchmark"
   echo

@@ -22,16 +22,7 @@ final class ContainerStack {
                 shared = LocalStack.startOn(new Infrastructure(kafka.getBootstrapServers(), postgres.getJdbcUrl(),
                         postgres.getUsername(), postgres.getPassword()),
                         EmbeddedStack.settings(Files.createTempDirectory("iot-pipeline-containers")));
-                var stack = shared;
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        stack.close();
-                    } catch (Exception e) {
-                        e.printStackTrace();
-                    }
-                    postgres.stop();
-                    kafka.stop();
-                }));
+                EmbeddedStack.closeOnExit(shared, postgres::stop, kafka::stop);
             } catch (Exception e) {
                 throw new IllegalStateException("container stack did not start", e);
             }

@@ -27,19 +27,25 @@ final class EmbeddedStack {
             try {
                 var data = Files.createTempDirectory("iot-pipeline-it");
                 shared = start(data);
-                var stack = shared;
-                Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-                    try {
-                        stack.close();
-                    } catch (Exception e) {
-                        e.printStackTrace();
-                    }
-                }));
+                closeOnExit(shared);
             } catch (Exception e) {
                 throw new IllegalStateException("embedded stack did not start", e);
             }
         }
         return shared;
+    }
+
+    /** Closes the resources, in order, when the test JVM exits: shared stacks outlive every test class. */
+    static void closeOnExit(AutoCloseable... resources) {
+        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+            for (var resource : resources) {
+                try {
+                    resource.close();
+                } catch (Exception e) {
+                    e.printStackTrace();
+                }
+            }
+        }));
     }
 
     /** A stack of its own, for tests that stop or restart parts of it. */

@@ -7,10 +7,6 @@ sealed interface Outcome {
 
     /** The uplink's data unit, and one more per history record it carried. */
     record Decoded(DataUnit dataUnit, java.util.List<DataUnit> history) implements Outcome {
-
-        Decoded(DataUnit dataUnit) {
-            this(dataUnit, java.util.List.of());
-        }
     }
 
     record DeadLetter(DeadLetterCause cause, String reason, String deviceType, String codec) implements Outcome {

@@ -2,6 +2,7 @@ package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.EventJson;
 import java.util.EnumMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -62,6 +63,8 @@ final class SubscriptionRegistry {
 
     private final Map<LiveStream, Map<String, Set<Subscription>>> index = new EnumMap<>(LiveStream.class);
     private final Map<Key, Subscription> byKey = new ConcurrentHashMap<>();
+    // Closing a session finds its subscriptions here instead of scanning every session's.
+    private final Map<String, Set<String>> idsBySession = new ConcurrentHashMap<>();
 
     SubscriptionRegistry() {
         for (var stream : LiveStream.values()) {
@@ -73,6 +76,7 @@ final class SubscriptionRegistry {
     void add(Subscription subscription) {
         remove(subscription.sessionId, subscription.id);
         byKey.put(new Key(subscription.sessionId, subscription.id), subscription);
+        idsBySession.computeIfAbsent(subscription.sessionId, s -> ConcurrentHashMap.newKeySet()).add(subscription.id);
         var bucket = subscription.filter.channel() != null ? subscription.filter.channel() : ALL;
         index.get(subscription.stream).computeIfAbsent(bucket, b -> ConcurrentHashMap.newKeySet()).add(subscription);
     }
@@ -81,6 +85,10 @@ final class SubscriptionRegistry {
         var removed = byKey.remove(new Key(sessionId, id));
         if (removed == null) {
             return false;
+        }
+        var ids = idsBySession.get(sessionId);
+        if (ids != null) {
+            ids.remove(id);
         }
         var bucket = removed.filter.channel() != null ? removed.filter.channel() : ALL;
         var set = index.get(removed.stream).get(bucket);
@@ -91,8 +99,10 @@ final class SubscriptionRegistry {
     }
 
     void removeSession(String sessionId) {
-        byKey.keySet().stream().filter(k -> k.sessionId().equals(sessionId)).toList()
-                .forEach(k -> remove(k.sessionId(), k.id()));
+        var ids = idsBySession.remove(sessionId);
+        if (ids != null) {
+            List.copyOf(ids).forEach(id -> remove(sessionId, id));
+        }
     }
 
     /** Delivers one event to every matching subscription and returns how many it went to. */
