@@ -1,0 +1,106 @@
+// What the suites do to the pipeline: post uplinks, create and delete rules, listen on the WebSocket, and count
+// what the history stored. Shared so every suite measures the same way.
+import http from 'k6/http';
+import ws from 'k6/ws';
+import { check, sleep } from 'k6';
+import { Counter } from 'k6/metrics';
+import { INGEST_URL, RULES_URL, NOTIFY_URL, WS_URL, DASHBOARD_TOKEN, deviceHeaders, dashboardHeaders } from './config.js';
+import { em300thHex } from './em300th.js';
+
+// Messages the server dropped for a subscriber that fell behind ({"type":"dropped","count":N}).
+export const wsDropped = new Counter('ws_dropped');
+// Server {"type":"error"} messages: a subscription that was refused.
+export const wsErrors = new Counter('ws_errors');
+
+// One EM300-TH uplink in the single encoded form; returns the response.
+export function postEm300th(channel, deviceId, temperature, tags) {
+  return http.post(`${INGEST_URL}/sensor-data/${channel}/encoded/em300th`,
+    JSON.stringify({ deviceId, payloadHex: em300thHex(90, temperature, 50) }),
+    { headers: deviceHeaders, tags: Object.assign({ name: 'POST /sensor-data/{channel}/encoded/em300th' }, tags || {}) });
+}
+
+// Measurements the device decoded itself (the decoded form); returns the response.
+export function postDecoded(channel, body, tags) {
+  return http.post(`${INGEST_URL}/sensor-data/${channel}/decoded`, JSON.stringify(body),
+    { headers: deviceHeaders, tags: Object.assign({ name: 'POST /sensor-data/{channel}/decoded' }, tags || {}) });
+}
+
+export function createRule(rule) {
+  const res = http.post(`${RULES_URL}/rules`, JSON.stringify(rule),
+    { headers: { 'Content-Type': 'application/json' }, tags: { name: 'POST /rules' } });
+  check(res, { 'rule created': (r) => r.status === 201 });
+  if (res.status !== 201) throw new Error(`rule not created: ${res.status} ${res.body}`);
+  return res.json('id');
+}
+
+export function deleteRule(id) {
+  const res = http.del(`${RULES_URL}/rules/${id}`, null, { tags: { name: 'DELETE /rules/{id}' } });
+  check(res, { 'rule deleted': (r) => r.status === 204 || r.status === 200 });
+}
+
+// The history's count of data units in a channel, -1 when the request failed.
+export function storedCount(channel) {
+  const res = http.get(`${NOTIFY_URL}/data-units/count?channel=${channel}`,
+    { headers: dashboardHeaders, tags: { name: 'GET /data-units/count' } });
+  return res.status === 200 ? res.json('count') : -1;
+}
+
+// Distinct alarms of a channel in the history (GET /alarms lists each alarm's latest event, at most 1,000).
+export function storedAlarms(channel) {
+  const res = http.get(`${NOTIFY_URL}/alarms?channel=${channel}&limit=1000`,
+    { headers: dashboardHeaders, tags: { name: 'GET /alarms' } });
+  if (res.status !== 200) return -1;
+  const ids = new Set();
+  for (const alarm of res.json()) ids.add(alarm.alarmId);
+  return ids.size;
+}
+
+// Polls value() until it equals expected, stops changing for `stallSeconds`, or `timeoutSeconds` pass; returns
+// the last value. Data still in flight when ingestion stops is waited for, a loss is not waited for forever.
+export function waitFor(value, expected, timeoutSeconds, stallSeconds) {
+  const deadline = Date.now() + timeoutSeconds * 1000;
+  let last = value();
+  let lastChange = Date.now();
+  while (last !== expected && Date.now() < deadline && Date.now() - lastChange < stallSeconds * 1000) {
+    sleep(0.5);
+    const now = value();
+    if (now !== last) lastChange = Date.now();
+    last = now;
+  }
+  return last;
+}
+
+// Connects one WebSocket session, subscribes to the given streams of a channel and hands every data unit or
+// alarm to the callbacks with the receipt time (ms since the epoch, taken before anything else). The session
+// ends when done() returns true after a message, or at deadlineMs (epoch ms). Returns the number of
+// subscriptions the server confirmed.
+export function listen({ channel, dataUnits, alarms, done, deadlineMs, filter }) {
+  let confirmed = 0;
+  const wanted = (dataUnits ? 1 : 0) + (alarms ? 1 : 0);
+  const res = ws.connect(WS_URL, { headers: { Authorization: `Bearer ${DASHBOARD_TOKEN}` }, tags: { name: 'WS /ws' } }, (socket) => {
+    socket.on('open', () => {
+      const f = Object.assign({ channel }, filter || {});
+      if (dataUnits) socket.send(JSON.stringify({ type: 'subscribe', id: 'units', stream: 'data-units', filter: f }));
+      if (alarms) socket.send(JSON.stringify({ type: 'subscribe', id: 'alarms', stream: 'alarms', filter: f }));
+    });
+    socket.on('message', (raw) => {
+      const receipt = Date.now();
+      const message = JSON.parse(raw);
+      switch (message.type) {
+        case 'data-unit': dataUnits(message.data, receipt); break;
+        case 'alarm': alarms(message.data, receipt); break;
+        case 'subscribed': confirmed++; break;
+        case 'dropped': wsDropped.add(message.count); console.warn(`server dropped ${message.count} messages for this subscriber`); break;
+        case 'error': wsErrors.add(1); console.error(`server error: ${raw}`); break;
+        default: break;
+      }
+      if (done && done()) socket.close();
+    });
+    socket.setInterval(() => {
+      if (Date.now() >= deadlineMs || (done && done())) socket.close();
+    }, 250);
+  });
+  check(res, { 'WebSocket connected': (r) => r && r.status === 101 });
+  check(confirmed, { 'subscriptions confirmed': (n) => n === wanted });
+  return confirmed;
+}

@@ -1,0 +1,177 @@
+// The shape of seed 003's k6 suites, shared by suite1-throughput.js, availability.js and suite2-alarms.js:
+//   subscribe   - one WebSocket subscriber connects before anything is sent and stays until it has everything
+//                 (or the drain time after ingestion ran out);
+//   ingestion   - DEVICES devices each post one EM300-TH uplink every INTERVAL seconds, ITERATIONS times
+//                 (an open model: constant-arrival-rate of DEVICES per INTERVAL, device = iteration % DEVICES);
+//   consumption - after ingestion, the history must count every data unit (and, with alarms, list every alarm).
+// setup() picks a fresh channel (and creates the alarm rule right before sending), teardown() deletes the rule.
+import exec from 'k6/execution';
+import { check } from 'k6';
+import { Counter, Trend } from 'k6/metrics';
+import { param, seconds, runChannel, SMOKE } from './presets.js';
+import { postEm300th, createRule, deleteRule, storedCount, storedAlarms, waitFor, listen } from './pipeline.js';
+
+// Alarm design for suite 2: uplink `iteration` of `device` is hot (35 °C, the rule is temperature > 30) when
+// (iteration + device) % 10 == 0, cold otherwise. A hot uplink is followed by nine cold ones, which clear the alarm
+// (the default clear condition is "the condition no longer holds"), so every hot uplink raises exactly one new
+// alarm and exactly 10 % of the uplinks raise one.
+export function isHot(device, iteration) {
+  return (iteration + device) % 10 === 0;
+}
+
+export function temperatureOf(device, iteration, alarms) {
+  if (alarms && isHot(device, iteration)) return 35;
+  return 20 + ((iteration * 7 + device) % 50) / 10; // 20.0 .. 24.9 °C
+}
+
+export function makeSuite(cfg) {
+  const DEVICES = param('DEVICES', cfg.devices[0], cfg.devices[1]);
+  const ITERATIONS = param('ITERATIONS', cfg.iterations[0], cfg.iterations[1]);
+  const INTERVAL = param('INTERVAL', 1, cfg.smokeInterval || 0.5); // seconds between one device's uplinks
+  const START_DELAY = param('START_DELAY', 3, 1); // seconds the subscriber gets before the first uplink
+  const DRAIN = param('DRAIN', 60, 20); // longest wait after ingestion for what is still in flight
+  const STALL = param('STALL', 15, 8); // give up earlier when nothing new arrived for this long
+  const PLANNED = DEVICES * ITERATIONS;
+  const INGEST_SECONDS = ITERATIONS * INTERVAL;
+  const ALARMS = !!cfg.alarms;
+  let expectedAlarms = 0;
+  if (ALARMS) {
+    for (let i = 0; i < ITERATIONS; i++) for (let d = 0; d < DEVICES; d++) if (isHot(d, i)) expectedAlarms++;
+  }
+  const EXPECTED_ALARMS = expectedAlarms;
+  // GET /alarms lists at most 1,000 alarms per request and has no cursor: above that the stored check sees 1,000.
+  const LISTABLE_ALARMS = Math.min(EXPECTED_ALARMS, 1000);
+
+  const metrics = {
+    expected: new Counter('data_units_expected'),
+    accepted: new Counter('uplinks_accepted'),
+    received: new Counter('data_units_received'),
+    duplicates: new Counter('data_units_duplicates'),
+    stored: new Counter('data_units_stored'),
+    timeLapse: new Trend('time_lapse', true),
+    alarmsExpected: new Counter('alarms_expected'),
+    alarmsReceived: new Counter('alarms_received'),
+    alarmsStored: new Counter('alarms_stored'),
+    timeLapseFull: new Trend('time_lapse_full', true),
+  };
+
+  const thresholds = {
+    http_req_failed: ['rate==0'],
+    checks: ['rate==1'],
+    dropped_iterations: ['count==0'],
+    ws_dropped: ['count==0'],
+    ws_errors: ['count==0'],
+    uplinks_accepted: [`count==${PLANNED}`],
+    data_units_stored: [`count==${PLANNED}`],
+    'http_req_duration{scenario:ingestion}': ['p(99)>=0'],
+  };
+  if (ALARMS) {
+    thresholds.alarms_received = [`count==${EXPECTED_ALARMS}`];
+    thresholds.alarms_stored = [`count==${LISTABLE_ALARMS}`];
+  } else {
+    thresholds.data_units_received = [`count==${PLANNED}`];
+  }
+  for (const [metric, [full, smoke]] of Object.entries(cfg.latencyP95 || {})) {
+    const bound = param(`${metric.toUpperCase()}_P95`, full, smoke);
+    thresholds[metric] = [`p(95)<=${bound}`];
+  }
+
+  const options = {
+    scenarios: {
+      subscribe: {
+        executor: 'shared-iterations', vus: 1, iterations: 1, exec: 'subscribe',
+        maxDuration: seconds(START_DELAY + INGEST_SECONDS + DRAIN + 30),
+      },
+      ingestion: {
+        executor: 'constant-arrival-rate', exec: 'ingestion', startTime: seconds(START_DELAY),
+        rate: DEVICES, timeUnit: seconds(INTERVAL), duration: seconds(INGEST_SECONDS),
+        // k6 starts VUs beyond the pre-allocated ones lazily, which is slow enough to drop iterations when a cold
+        // stack answers slowly at first: pre-allocate one per device up to 50, or one per 20 uplinks/s.
+        preAllocatedVUs: Math.min(DEVICES, Math.max(50, Math.ceil(DEVICES / INTERVAL / 20))),
+        maxVUs: Math.max(DEVICES, 50), gracefulStop: '30s',
+      },
+      consumption: {
+        executor: 'shared-iterations', vus: 1, iterations: 1, exec: 'consumption',
+        startTime: seconds(START_DELAY + INGEST_SECONDS + 1), maxDuration: seconds(DRAIN + 30),
+      },
+    },
+    thresholds,
+    summaryTrendStats: ['avg', 'min', 'med', 'p(90)', 'p(95)', 'p(99)', 'max'],
+  };
+
+  function setup() {
+    const channel = runChannel(cfg.name);
+    metrics.expected.add(PLANNED);
+    let ruleId = null;
+    if (ALARMS) {
+      metrics.alarmsExpected.add(EXPECTED_ALARMS);
+      // Right before sending: the rule applies to the next data unit, so there is no waiting period.
+      ruleId = createRule({ name: `${cfg.name} hot`, filter: { channel }, condition: 'temperature > 30', severity: 'MAJOR' });
+    }
+    console.log(`${cfg.name}: channel ${channel}, ${DEVICES} devices x ${ITERATIONS} uplinks every ${INTERVAL} s` +
+      (ALARMS ? `, ${EXPECTED_ALARMS} alarms expected` : ''));
+    return { channel, ruleId, start: Date.now() };
+  }
+
+  function subscribe(data) {
+    const seen = new Set();
+    const alarms = new Set();
+    listen({
+      channel: data.channel,
+      dataUnits: ALARMS ? null : (unit, receipt) => {
+        if (seen.has(unit.id)) { metrics.duplicates.add(1); return; }
+        seen.add(unit.id);
+        metrics.received.add(1);
+        metrics.timeLapse.add(receipt - Date.parse(unit.receivedAt));
+      },
+      alarms: ALARMS ? (alarm, receipt) => {
+        if (alarm.state !== 'ACTIVE' || alarm.acknowledged || alarms.has(alarm.alarmId)) return;
+        alarms.add(alarm.alarmId);
+        metrics.alarmsReceived.add(1);
+        metrics.timeLapse.add(receipt - Date.parse(alarm.raisedAt));
+        metrics.timeLapseFull.add(receipt - Date.parse(alarm.receivedAt));
+      } : null,
+      done: () => (ALARMS ? alarms.size >= EXPECTED_ALARMS : seen.size >= PLANNED),
+      deadlineMs: data.start + (START_DELAY + INGEST_SECONDS + DRAIN) * 1000,
+    });
+    if (ALARMS) {
+      console.log(`Expected: ${EXPECTED_ALARMS}; Actual: ${alarms.size} (alarms on the WebSocket)`);
+      check(alarms.size, { 'alarms were all received': (n) => n === EXPECTED_ALARMS });
+    } else {
+      console.log(`Expected: ${PLANNED}; Actual: ${seen.size} (data units on the WebSocket)`);
+      check(seen.size, { 'data units were all received': (n) => n === PLANNED });
+    }
+  }
+
+  function ingestion(data) {
+    const k = exec.scenario.iterationInTest;
+    if (k >= PLANNED) return; // constant-arrival-rate may start one more at the very end
+    const device = k % DEVICES;
+    const iteration = Math.floor(k / DEVICES);
+    const res = postEm300th(data.channel, `${cfg.name}-${device}`, temperatureOf(device, iteration, ALARMS));
+    if (check(res, { 'status was 202': (r) => r.status === 202 })) metrics.accepted.add(1);
+  }
+
+  function consumption(data) {
+    const stored = waitFor(() => storedCount(data.channel), PLANNED, DRAIN, STALL);
+    metrics.stored.add(Math.max(stored, 0));
+    console.log(`Expected: ${PLANNED}; Stored: ${stored} (data units counted by GET /data-units/count)`);
+    check(stored, { 'data units were all stored': (n) => n === PLANNED });
+    if (ALARMS) {
+      const alarms = waitFor(() => storedAlarms(data.channel), LISTABLE_ALARMS, DRAIN, STALL);
+      metrics.alarmsStored.add(Math.max(alarms, 0));
+      console.log(`Expected: ${EXPECTED_ALARMS}; Stored: ${alarms} (alarms listed by GET /alarms` +
+        (LISTABLE_ALARMS < EXPECTED_ALARMS ? `, which lists at most ${LISTABLE_ALARMS})` : ')'));
+      check(alarms, { 'alarms were all stored': (n) => n === LISTABLE_ALARMS });
+    }
+  }
+
+  function teardown(data) {
+    if (data && data.ruleId) deleteRule(data.ruleId);
+  }
+
+  return {
+    options, setup, subscribe, ingestion, consumption, teardown,
+    size: { DEVICES, ITERATIONS, INTERVAL, PLANNED, EXPECTED_ALARMS, INGEST_SECONDS, SMOKE },
+  };
+}
