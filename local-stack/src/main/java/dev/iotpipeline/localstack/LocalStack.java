@@ -48,7 +48,7 @@ public final class LocalStack implements AutoCloseable {
     private final Settings settings;
     private final Infrastructure infrastructure;
     private final KafkaBroker broker;
-    private final Postgres postgres;
+    private Postgres postgres;
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
     private ConfigurableApplicationContext ingest;
     private ConfigurableApplicationContext decoder;
@@ -123,6 +123,19 @@ public final class LocalStack implements AutoCloseable {
         decoder.close();
         whileStopped.run();
         decoder = start(DecoderApplication::application, port, EXCLUDE + JDBC + "," + SECURITY);
+    }
+
+    /**
+     * Stops PostgreSQL, runs {@code whileStopped}, and starts it again on the same port and data, the way a
+     * database failover or restart looks to notify-service; for outage tests of the embedded stack.
+     */
+    public synchronized void restartPostgres(Runnable whileStopped) throws Exception {
+        if (postgres == null) {
+            throw new IllegalStateException("PostgreSQL is not embedded in this stack");
+        }
+        postgres.close();
+        whileStopped.run();
+        postgres = postgres.restart();
     }
 
     /** Stops rules-service and starts it again on the same port and state directory. */

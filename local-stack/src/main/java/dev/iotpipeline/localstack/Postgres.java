@@ -13,9 +13,11 @@ final class Postgres implements AutoCloseable {
     static final String USER = "postgres";
 
     private final EmbeddedPostgres server;
+    private final Path dir;
 
-    private Postgres(EmbeddedPostgres server) {
+    private Postgres(EmbeddedPostgres server, Path dir) {
         this.server = server;
+        this.dir = dir;
     }
 
     static Postgres start(Path dir, int port) throws IOException, SQLException {
@@ -33,11 +35,16 @@ final class Postgres implements AutoCloseable {
                 statement.execute("CREATE DATABASE " + DATABASE);
             }
         }
-        return new Postgres(server);
+        return new Postgres(server, dir);
     }
 
     String jdbcUrl() {
         return server.getJdbcUrl(USER, DATABASE);
+    }
+
+    /** Starts the server again on the same port and data, after {@link #close}. */
+    Postgres restart() throws IOException, SQLException {
+        return start(dir, server.getPort());
     }
 
     @Override

@@ -16,6 +16,8 @@ final class EmbeddedStack {
     static final String LIMITED_KEY = "it-limited-key";
     static final String BOUND_KEY = "it-bound-key";
     static final String BOUND_CHANNEL = "it-bound";
+    static final String SCOPED_TOKEN = "it-scoped-token";
+    static final String SCOPED_CHANNEL = "it-scoped";
 
     private static LocalStack shared;
 
@@ -53,7 +55,10 @@ final class EmbeddedStack {
         return LocalStack.startEmbedded(settings(data), freePort(), freePort(), freePort());
     }
 
-    /** Besides the all-channel test key: a key bound to one channel and a key with a tiny rate limit. */
+    /**
+     * Besides the all-channel test key: a key bound to one channel, a key with a tiny rate limit, and a
+     * dashboard token scoped to one channel; WebSocket limits small enough for tests to reach them.
+     */
     static LocalStack.Settings settings(Path data) {
         return new LocalStack.Settings(data, LocalStack.Ports.RANDOM, PipelineClient.DEVICE_KEY,
                 PipelineClient.DASHBOARD_TOKEN, 3, List.of(
@@ -61,7 +66,13 @@ final class EmbeddedStack {
                         "ingest.api-keys[1].key=" + BOUND_KEY,
                         "ingest.api-keys[2].channel=*",
                         "ingest.api-keys[2].key=" + LIMITED_KEY,
-                        "ingest.api-keys[2].rate-per-second=2"));
+                        "ingest.api-keys[2].rate-per-second=2",
+                        "notify.tokens[1].token=" + SCOPED_TOKEN,
+                        "notify.tokens[1].channels[0]=" + SCOPED_CHANNEL,
+                        "notify.websocket.max-queued-messages=256",
+                        "notify.websocket.slow-client-close-after=2s",
+                        "notify.websocket.heartbeat-interval=1s",
+                        "notify.websocket.idle-timeout=5s"));
     }
 
     static int freePort() {

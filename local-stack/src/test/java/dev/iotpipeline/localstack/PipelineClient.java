@@ -62,8 +62,12 @@ final class PipelineClient {
     }
 
     HttpResponse<String> getHistory(String pathAndQuery) {
+        return getHistory(pathAndQuery, DASHBOARD_TOKEN);
+    }
+
+    HttpResponse<String> getHistory(String pathAndQuery, String token) {
         return send(HttpRequest.newBuilder(URI.create(stack.notifyUrl() + pathAndQuery))
-                .header("Authorization", "Bearer " + DASHBOARD_TOKEN).GET());
+                .header("Authorization", "Bearer " + token).GET());
     }
 
     long storedCount(String channel) {
@@ -83,9 +87,39 @@ final class PipelineClient {
         }
     }
 
+    /** POSTs a batch of uplink objects to one channel and device type. */
+    HttpResponse<String> postBatch(String channel, String deviceType, List<String> items) {
+        return postUplink(channel, deviceType, "[" + String.join(",", items) + "]");
+    }
+
     /** Opens a dashboard WebSocket that collects every message it receives. */
     Dashboard dashboard() {
-        var dashboard = new Dashboard();
+        return dashboard(DASHBOARD_TOKEN);
+    }
+
+    /** Opens a dashboard WebSocket with {@code token} in the Authorization header; fails if refused. */
+    Dashboard dashboard(String token) {
+        var dashboard = new Dashboard(true);
+        dashboard.socket = http.newWebSocketBuilder()
+                .header("Authorization", "Bearer " + token)
+                .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard)
+                .join();
+        return dashboard;
+    }
+
+    /** Opens a dashboard WebSocket the way browsers authenticate: the token as a subprotocol after "bearer". */
+    Dashboard browserDashboard(String token) {
+        var dashboard = new Dashboard(true);
+        dashboard.socket = http.newWebSocketBuilder()
+                .subprotocols("bearer", token)
+                .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard)
+                .join();
+        return dashboard;
+    }
+
+    /** Opens a dashboard WebSocket that never reads anything, not even pings: a stuck client. */
+    Dashboard stuckDashboard() {
+        var dashboard = new Dashboard(false);
         dashboard.socket = http.newWebSocketBuilder()
                 .header("Authorization", "Bearer " + DASHBOARD_TOKEN)
                 .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard)
@@ -97,11 +131,48 @@ final class PipelineClient {
     static final class Dashboard implements WebSocket.Listener, AutoCloseable {
 
         final List<JsonNode> messages = new CopyOnWriteArrayList<>();
+        /** When each message arrived, by index, in epoch milliseconds. */
+        final List<Long> arrivals = new CopyOnWriteArrayList<>();
+        final java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
+        final java.util.concurrent.CompletableFuture<Integer> closed = new java.util.concurrent.CompletableFuture<>();
         private final StringBuilder partial = new StringBuilder();
+        private final boolean reads;
         private WebSocket socket;
+
+        Dashboard(boolean reads) {
+            this.reads = reads;
+        }
 
         void send(String json) {
             socket.sendText(json, true).join();
+        }
+
+        String subprotocol() {
+            return socket.getSubprotocol();
+        }
+
+        @Override
+        public void onOpen(WebSocket webSocket) {
+            if (reads) {
+                webSocket.request(1);
+            }
+        }
+
+        @Override
+        public CompletionStage<?> onPing(WebSocket webSocket, java.nio.ByteBuffer message) {
+            pings.incrementAndGet();
+            return WebSocket.Listener.super.onPing(webSocket, message);
+        }
+
+        @Override
+        public CompletionStage<?> onClose(WebSocket webSocket, int statusCode, String reason) {
+            closed.complete(statusCode);
+            return null;
+        }
+
+        @Override
+        public void onError(WebSocket webSocket, Throwable error) {
+            closed.complete(-1);
         }
 
         List<JsonNode> ofType(String type) {
@@ -112,6 +183,7 @@ final class PipelineClient {
         public CompletionStage<?> onText(WebSocket webSocket, CharSequence data, boolean last) {
             partial.append(data);
             if (last) {
+                arrivals.add(System.currentTimeMillis());
                 messages.add(json(partial.toString()));
                 partial.setLength(0);
             }

@@ -25,11 +25,19 @@ public record NotifyProperties(
     }
 
     /**
-     * Per-session send bounds: a slow client loses its own oldest messages beyond {@code maxQueuedMessages},
-     * never delays others, and is closed with 1013 when it stays behind for {@code slowClientCloseAfter}.
+     * Per-session bounds: a slow client loses its own oldest messages beyond {@code maxQueuedMessages}, never
+     * delays others, and is closed with 1013 when it stays behind for {@code slowClientCloseAfter}. Sessions are
+     * pinged every {@code heartbeatInterval} and closed when silent for {@code idleTimeout}. {@code resumeWindow}
+     * events per stream are remembered for exact {@code since} resumption; a replay may hold up to
+     * {@code maxReplayBuffer} live events while it runs, and at most {@code concurrentReplays} run at once.
      */
     public record WebSocket(@DefaultValue("1000") @Positive int maxQueuedMessages,
-            @NotNull @DefaultValue("10s") Duration slowClientCloseAfter) {
+            @NotNull @DefaultValue("10s") Duration slowClientCloseAfter,
+            @NotNull @DefaultValue("25s") Duration heartbeatInterval,
+            @NotNull @DefaultValue("90s") Duration idleTimeout,
+            @DefaultValue("500000") @Positive int resumeWindow,
+            @DefaultValue("100000") @Positive int maxReplayBuffer,
+            @DefaultValue("8") @Positive int concurrentReplays) {
     }
 
     /** History query limits. */

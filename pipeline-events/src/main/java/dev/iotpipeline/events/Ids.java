@@ -49,6 +49,17 @@ public final class Ids {
         }
     }
 
+    /** The millisecond an id of version 7 (new or derived) was made at. */
+    public static java.time.Instant timeOf(UUID id) {
+        return java.time.Instant.ofEpochMilli(id.getMostSignificantBits() >>> 16);
+    }
+
+    /** Whether {@code a} sorts after {@code b} as UUIDv7 bytes do, which for ids of events is time order. */
+    public static boolean isAfter(UUID a, UUID b) {
+        int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
+        return high != 0 ? high > 0 : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits()) > 0;
+    }
+
     private static byte[] sha256(String text) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));

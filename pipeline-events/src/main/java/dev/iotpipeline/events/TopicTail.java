@@ -37,6 +37,7 @@ public final class TopicTail implements AutoCloseable {
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile Map<Integer, Long> startPositions = Map.of();
 
     public TopicTail(String bootstrapServers, String topic, Start start,
             Consumer<ConsumerRecord<String, byte[]>> handler) {
@@ -62,6 +63,11 @@ public final class TopicTail implements AutoCloseable {
         return caughtUp.await(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
+    /** The first offset read in each partition; set before {@link #awaitCaughtUp} returns true. */
+    public Map<Integer, Long> startPositions() {
+        return startPositions;
+    }
+
     public boolean isCaughtUp() {
         return caughtUp.getCount() == 0;
     }
@@ -72,11 +78,13 @@ public final class TopicTail implements AutoCloseable {
             Map<TopicPartition, Long> targets = new HashMap<>(consumer.endOffsets(partitions));
             if (start == Start.END) {
                 consumer.seekToEnd(partitions);
-                partitions.forEach(consumer::position);
                 targets.clear();
             } else {
                 consumer.seekToBeginning(partitions);
             }
+            var positions = new HashMap<Integer, Long>();
+            partitions.forEach(p -> positions.put(p.partition(), consumer.position(p)));
+            startPositions = Map.copyOf(positions);
             while (running) {
                 for (var record : consumer.poll(Duration.ofMillis(200))) {
                     handle(record);

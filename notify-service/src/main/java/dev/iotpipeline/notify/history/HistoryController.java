@@ -1,6 +1,8 @@
 package dev.iotpipeline.notify.history;
 
 import dev.iotpipeline.events.AlarmEvent;
+import dev.iotpipeline.events.AlarmState;
+import dev.iotpipeline.events.Severity;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.auth.DashboardTokens;
@@ -65,9 +67,24 @@ class HistoryController {
     @GetMapping("/alarms")
     List<AlarmEvent> alarms(@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String auth,
             @RequestParam(required = false) String channel, @RequestParam(required = false) String state,
-            @RequestParam(required = false) Integer limit) {
+            @RequestParam(required = false) String severity, @RequestParam(required = false) String deviceId,
+            @RequestParam(required = false) Boolean acknowledged, @RequestParam(required = false) Integer limit) {
         int size = limit == null ? limits.defaultLimit() : Math.min(limit, limits.maxLimit());
-        return store.alarms(scope(auth).channels(), channel, state == null ? null : state.toUpperCase(), size);
+        return store.alarms(new HistoryStore.AlarmQuery(scope(auth).channels(), channel,
+                known("state", upper(state), AlarmState.class), known("severity", upper(severity), Severity.class),
+                deviceId, acknowledged), size);
+    }
+
+    private static <E extends Enum<E>> String known(String name, String value, Class<E> values) {
+        if (value != null && java.util.Arrays.stream(values.getEnumConstants()).noneMatch(e -> e.name().equals(value))) {
+            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, name + " must be one of "
+                    + java.util.Arrays.toString(values.getEnumConstants()) + ", not '" + value + "'");
+        }
+        return value;
+    }
+
+    private static String upper(String value) {
+        return value == null ? null : value.toUpperCase(java.util.Locale.ROOT);
     }
 
     private DashboardTokens.Scope scope(String authorization) {

@@ -20,6 +20,11 @@ public class HistoryStore {
     public record Stored<T>(T event, String json) {
     }
 
+    /** Which alarms to list; {@code channels} is the token's scope (null = all). */
+    public record AlarmQuery(java.util.Set<String> channels, String channel, String state, String severity,
+            String deviceId, Boolean acknowledged) {
+    }
+
     /** One page of data units and the cursor of the next page, null on the last. */
     public record Page(List<DataUnit> items, String nextCursor) {
     }
@@ -108,23 +113,28 @@ public class HistoryStore {
                 (rs, i) -> EventJson.read(rs.getBytes(1), DataUnit.class)).stream().findFirst();
     }
 
-    public List<AlarmEvent> alarms(java.util.Set<String> channels, String channel, String state, int limit) {
+    /** Alarms by latest state, newest first; null arguments do not filter. */
+    public List<AlarmEvent> alarms(AlarmQuery query, int limit) {
         var params = new MapSqlParameterSource("limit", limit);
         var where = new StringBuilder("TRUE");
-        if (channels != null) {
+        if (query.channels() != null) {
             where.append(" AND channel IN (:channels)");
-            params.addValue("channels", channels.isEmpty() ? List.of("") : List.copyOf(channels));
+            params.addValue("channels", query.channels().isEmpty() ? List.of("") : List.copyOf(query.channels()));
         }
-        if (channel != null) {
-            where.append(" AND channel = :channel");
-            params.addValue("channel", channel);
-        }
-        if (state != null) {
-            where.append(" AND state = :state");
-            params.addValue("state", state);
-        }
+        condition(where, params, "channel", query.channel());
+        condition(where, params, "state", query.state());
+        condition(where, params, "severity", query.severity());
+        condition(where, params, "device_id", query.deviceId());
+        condition(where, params, "acknowledged", query.acknowledged());
         return jdbc.query("SELECT body::text FROM alarms WHERE " + where + " ORDER BY alarm_id DESC LIMIT :limit",
                 params, (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class));
+    }
+
+    private static void condition(StringBuilder where, MapSqlParameterSource params, String column, Object value) {
+        if (value != null) {
+            where.append(" AND ").append(column).append(" = :").append(column);
+            params.addValue(column, value);
+        }
     }
 
     public Optional<AlarmEvent> alarm(UUID alarmId) {

@@ -6,13 +6,21 @@ import dev.iotpipeline.notify.auth.DashboardTokens;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.PongMessage;
 import org.springframework.web.socket.SubProtocolCapable;
 import org.springframework.web.socket.TextMessage;
 import org.springframework.web.socket.WebSocketSession;
 import org.springframework.web.socket.handler.TextWebSocketHandler;
 import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DatabindException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.ObjectReader;
 
 /**
  * The {@code /ws} protocol. Every session writes through its own {@link SessionSender}: a bounded queue
@@ -23,19 +31,28 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
 
     static final String SCOPE_ATTRIBUTE = "dashboard-scope";
     static final String SUBPROTOCOL = "bearer";
+    static final CloseStatus IDLE = new CloseStatus(4408, "idle timeout");
+    private static final Logger log = LoggerFactory.getLogger(DashboardSocketHandler.class);
+    // Strict, unlike event reading: a misspelt filter field must be an error, not a filter that matches all.
+    private static final ObjectReader MESSAGES = EventJson.mapper().readerFor(ClientMessage.class)
+            .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
     private final SubscriptionRegistry registry;
     private final NotifyProperties.WebSocket limits;
     private final LiveMetrics metrics;
     private final Executor senders;
-    private final Map<String, SessionSender> sessions = new java.util.concurrent.ConcurrentHashMap<>();
+    private final Replay replay;
+    private final Map<LiveStream, DeliveryLog> logs;
+    private final Map<String, SessionSender> sessions = new ConcurrentHashMap<>();
 
-    DashboardSocketHandler(SubscriptionRegistry registry, NotifyProperties.WebSocket limits,
-            LiveMetrics metrics, Executor senders) {
+    DashboardSocketHandler(SubscriptionRegistry registry, NotifyProperties.WebSocket limits, LiveMetrics metrics,
+            Executor senders, Replay replay, Map<LiveStream, DeliveryLog> logs) {
         this.registry = registry;
         this.limits = limits;
         this.metrics = metrics;
         this.senders = senders;
+        this.replay = replay;
+        this.logs = logs;
     }
 
     @Override
@@ -56,11 +73,22 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
         if (sender == null) {
             return;
         }
-        ClientMessage message;
+        sender.heard();
+        JsonNode tree;
         try {
-            message = EventJson.mapper().readValue(text.getPayload(), ClientMessage.class);
+            tree = EventJson.mapper().readTree(text.getPayload());
         } catch (JacksonException e) {
             error(sender, null, "malformed-json", "Message is not valid JSON: " + e.getOriginalMessage());
+            return;
+        }
+        ClientMessage message;
+        try {
+            message = MESSAGES.readValue(tree);
+        } catch (DatabindException e) {
+            var path = e.getPath();
+            boolean inFilter = !path.isEmpty() && "filter".equals(path.getFirst().getPropertyName());
+            error(sender, tree.path("id").isString() ? tree.path("id").asString() : null,
+                    inFilter ? "bad-filter" : "bad-message", e.getOriginalMessage());
             return;
         }
         switch (message.type() == null ? "" : message.type()) {
@@ -89,9 +117,14 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
                     + message.stream() + "'");
             return;
         }
+        Replay.From from = null;
         if (message.since() != null) {
-            error(sender, message.id(), "unsupported", "since is not supported yet");
-            return;
+            try {
+                from = Replay.resolve(message.since(), logs.get(stream.get()));
+            } catch (IllegalArgumentException e) {
+                error(sender, message.id(), "bad-since", e.getMessage());
+                return;
+            }
         }
         var filter = message.filter() == null ? SubscriptionRegistry.Filter.ANY : message.filter();
         var scope = (DashboardTokens.Scope) session.getAttributes().get(SCOPE_ATTRIBUTE);
@@ -99,9 +132,57 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
             error(sender, message.id(), "channel-forbidden", "The token may not read channel '" + filter.channel() + "'");
             return;
         }
-        registry.add(new SubscriptionRegistry.Subscription(session.getId(), message.id(), stream.get(), filter,
-                scope.channels(), sender));
+        var subscription = new SubscriptionRegistry.Subscription(session.getId(), message.id(), stream.get(), filter,
+                scope.channels(), sender, from == null ? null : new Seam(limits.maxReplayBuffer()));
+        registry.add(subscription);
         sender.reply(reply("subscribed", message.id()));
+        if (from != null) {
+            var start = from;
+            senders.execute(() -> replay(subscription, start));
+        }
+    }
+
+    private void replay(SubscriptionRegistry.Subscription subscription, Replay.From from) {
+        try {
+            replay.run(subscription, from);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (IllegalStateException overflow) {
+            // Live traffic outran the replay; the client resumes from what it got.
+            metrics.dropped("replay-overflow");
+            subscription.sink.close(SessionSender.TOO_SLOW);
+        } catch (RuntimeException e) {
+            log.warn("Replay for subscription {} failed: {}", subscription.id, e.toString());
+            registry.remove(subscription);
+            error(subscription.sink, subscription.id, "replay-failed", "Replay failed, subscribe again: " + e.getMessage());
+        }
+    }
+
+    @Override
+    protected void handlePongMessage(WebSocketSession session, PongMessage message) {
+        var sender = sessions.get(session.getId());
+        if (sender != null) {
+            sender.heard();
+        }
+    }
+
+    /**
+     * Pings every session and closes those the server has not heard from (no message, no pong) within the
+     * idle timeout; called every heartbeat interval.
+     */
+    void heartbeat() {
+        for (var sender : sessions.values()) {
+            if (sender.silentFor().compareTo(limits.idleTimeout()) > 0) {
+                metrics.dropped("idle-closed");
+                sender.close(IDLE);
+            } else {
+                sender.ping();
+            }
+        }
+    }
+
+    int deepestQueue() {
+        return sessions.values().stream().mapToInt(SessionSender::queued).max().orElse(0);
     }
 
     @Override

@@ -5,7 +5,11 @@ import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.auth.DashboardTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -19,26 +23,44 @@ import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry
 class LiveConfig implements WebSocketConfigurer {
 
     private final SubscriptionRegistry registry = new SubscriptionRegistry();
+    private final Map<LiveStream, DeliveryLog> logs = new EnumMap<>(LiveStream.class);
     private final NotifyProperties properties;
     private final DashboardTokens tokens;
-
+    private final String bootstrapServers;
     private final DashboardSocketHandler handler;
 
-    LiveConfig(NotifyProperties properties, DashboardTokens tokens, MeterRegistry meters) {
+    LiveConfig(NotifyProperties properties, DashboardTokens tokens, MeterRegistry meters, KafkaProperties kafka) {
         this.properties = properties;
         this.tokens = tokens;
+        this.bootstrapServers = String.join(",", kafka.getBootstrapServers());
+        var websocket = properties.websocket();
+        for (var stream : LiveStream.values()) {
+            logs.put(stream, new DeliveryLog(websocket.resumeWindow()));
+        }
+        var metrics = new LiveMetrics(meters, registry::size);
         // Each session drains on a virtual thread of its own, so a blocked socket holds only that thread.
-        this.handler = new DashboardSocketHandler(registry, properties.websocket(),
-                new LiveMetrics(meters, registry::size), Executors.newVirtualThreadPerTaskExecutor());
+        this.handler = new DashboardSocketHandler(registry, websocket, metrics,
+                Executors.newVirtualThreadPerTaskExecutor(),
+                new Replay(bootstrapServers, websocket.concurrentReplays()), logs);
+        metrics.watchDeepestQueue(handler::deepestQueue);
     }
 
     @Bean(destroyMethod = "close")
-    LiveFeed liveFeed(KafkaProperties kafka, KafkaAdmin admin) throws InterruptedException {
+    LiveFeed liveFeed(KafkaAdmin admin) throws InterruptedException {
         var k = properties.kafka();
         admin.createOrModifyTopics(PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor()));
-        return new LiveFeed(String.join(",", kafka.getBootstrapServers()), registry).start(Duration.ofSeconds(60));
+        return new LiveFeed(bootstrapServers, registry, logs).start(Duration.ofSeconds(60));
+    }
+
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService liveHeartbeat() {
+        var scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("ws-heartbeat")
+                .daemon().factory());
+        long every = properties.websocket().heartbeatInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(handler::heartbeat, every, every, TimeUnit.MILLISECONDS);
+        return scheduler;
     }
 
     @Override

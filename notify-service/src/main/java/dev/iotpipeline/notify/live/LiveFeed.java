@@ -1,60 +1,53 @@
 package dev.iotpipeline.notify.live;
 
-import dev.iotpipeline.events.AlarmEvent;
-import dev.iotpipeline.events.DataUnit;
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.TopicTail;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * Tails data-units and alarms from their end on this instance alone (no shared consumer group), so every
- * notify instance sees every event and delivers to its own sessions.
+ * notify instance sees every event and delivers to its own sessions, and logs the dispatch order so a
+ * reconnecting client can resume exactly.
  */
 final class LiveFeed implements AutoCloseable {
 
     private final SubscriptionRegistry registry;
-    private final List<TopicTail> tails;
+    private final Map<LiveStream, DeliveryLog> logs;
+    private final Map<LiveStream, TopicTail> tails = new java.util.EnumMap<>(LiveStream.class);
 
-    LiveFeed(String bootstrapServers, SubscriptionRegistry registry) {
+    LiveFeed(String bootstrapServers, SubscriptionRegistry registry, Map<LiveStream, DeliveryLog> logs) {
         this.registry = registry;
-        this.tails = List.of(
-                new TopicTail(bootstrapServers, LiveStream.DATA_UNITS.topic().topicName(), TopicTail.Start.END,
-                        this::onDataUnit),
-                new TopicTail(bootstrapServers, LiveStream.ALARMS.topic().topicName(), TopicTail.Start.END,
-                        this::onAlarm));
+        this.logs = logs;
+        for (var stream : LiveStream.values()) {
+            tails.put(stream, new TopicTail(bootstrapServers, stream.topic().topicName(), TopicTail.Start.END,
+                    record -> onRecord(stream, record)));
+        }
     }
 
-    /** Returns once both tails are positioned, so nothing produced after startup is missed. */
+    /** Returns once every tail is positioned, so nothing produced after startup is missed. */
     LiveFeed start(Duration timeout) throws InterruptedException {
-        for (var tail : tails) {
-            tail.startReading();
-        }
-        for (var tail : tails) {
-            if (!tail.awaitCaughtUp(timeout)) {
+        tails.values().forEach(TopicTail::startReading);
+        for (var entry : tails.entrySet()) {
+            if (!entry.getValue().awaitCaughtUp(timeout)) {
                 throw new IllegalStateException("live topics not readable within " + timeout);
             }
+            var log = logs.get(entry.getKey());
+            entry.getValue().startPositions().forEach(log::started);
         }
         return this;
     }
 
-    private void onDataUnit(ConsumerRecord<String, byte[]> record) {
-        var unit = EventJson.read(record.value(), DataUnit.class);
-        registry.dispatch(LiveStream.DATA_UNITS, unit.channel(), unit.deviceType(), unit.deviceId(), null,
-                unit.receivedAt(), new String(record.value(), StandardCharsets.UTF_8));
-    }
-
-    private void onAlarm(ConsumerRecord<String, byte[]> record) {
-        var alarm = EventJson.read(record.value(), AlarmEvent.class);
-        registry.dispatch(LiveStream.ALARMS, alarm.channel(), alarm.deviceType(), alarm.deviceId(),
-                alarm.severity() == null ? null : alarm.severity().name(), alarm.receivedAt(),
-                new String(record.value(), StandardCharsets.UTF_8));
+    private void onRecord(LiveStream stream, ConsumerRecord<String, byte[]> record) {
+        var event = LiveEvent.of(stream, record);
+        logs.get(stream).append(event.id(), event.partition(), event.offset());
+        registry.dispatch(event);
     }
 
     @Override
     public void close() {
-        tails.forEach(TopicTail::close);
+        new ArrayList<>(tails.values()).forEach(TopicTail::close);
     }
 }

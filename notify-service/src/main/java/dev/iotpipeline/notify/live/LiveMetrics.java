@@ -1,6 +1,7 @@
 package dev.iotpipeline.notify.live;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -11,7 +12,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
 /**
- * Live delivery meters: sessions, subscriptions, messages sent and dropped (by cause), and the end-to-end
+ * Live delivery meters: sessions, subscriptions, messages sent and dropped (by cause), send-buffer depth, and the end-to-end
  * latency from the uplink's arrival at ingest to the WebSocket send, per stream.
  */
 final class LiveMetrics implements SessionSender.Listener {
@@ -22,11 +23,26 @@ final class LiveMetrics implements SessionSender.Listener {
     private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
 
     private final AtomicInteger sessions = new AtomicInteger();
+    private final AtomicInteger highWater = new AtomicInteger();
 
     LiveMetrics(MeterRegistry registry, Supplier<Number> subscriptions) {
         this.registry = registry;
         registry.gauge("notify.sessions", sessions);
         registry.gauge("notify.subscriptions", subscriptions, s -> s.get().doubleValue());
+        Gauge.builder("notify.send.buffer.high.water", highWater, AtomicInteger::get)
+                .description("Most messages ever queued for one session").register(registry);
+    }
+
+    void watchDeepestQueue(Supplier<Number> deepestQueue) {
+        Gauge.builder("notify.send.buffer.deepest", deepestQueue, s -> s.get().doubleValue())
+                .description("Messages queued now for the session furthest behind").register(registry);
+    }
+
+    @Override
+    public void queued(int depth) {
+        if (depth > highWater.get()) {
+            highWater.accumulateAndGet(depth, Math::max);
+        }
     }
 
     void sessionOpened() {

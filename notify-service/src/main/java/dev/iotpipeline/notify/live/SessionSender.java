@@ -1,15 +1,20 @@
 package dev.iotpipeline.notify.live;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.Condition;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.web.socket.CloseStatus;
+import org.springframework.web.socket.PingMessage;
 import org.springframework.web.socket.TextMessage;
+import org.springframework.web.socket.WebSocketMessage;
 import org.springframework.web.socket.WebSocketSession;
 
 /**
@@ -26,12 +31,15 @@ final class SessionSender {
         void sent(String stream, Instant receivedAt);
 
         void dropped(String cause);
+
+        void queued(int depth);
     }
 
     static final CloseStatus TOO_SLOW = new CloseStatus(1013, "client too slow; reconnect with since");
     private static final Logger log = LoggerFactory.getLogger(SessionSender.class);
+    private static final PingMessage PING = new PingMessage(ByteBuffer.allocate(0));
 
-    private record Outgoing(String text, String stream, Instant receivedAt) {
+    private record Outgoing(WebSocketMessage<?> message, String stream, Instant receivedAt) {
     }
 
     private final WebSocketSession session;
@@ -40,11 +48,13 @@ final class SessionSender {
     private final Duration closeAfter;
     private final Listener listener;
     private final ReentrantLock lock = new ReentrantLock();
+    private final Condition room = lock.newCondition();
     private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
     private boolean draining;
     private boolean closed;
     private long droppedSinceNotice;
     private Instant behindSince;
+    private volatile long lastHeardNanos = System.nanoTime();
 
     SessionSender(WebSocketSession session, Executor executor, int maxQueued, Duration closeAfter, Listener listener) {
         this.session = session;
@@ -61,8 +71,38 @@ final class SessionSender {
 
     /** Queues an event of {@code stream}; {@code receivedAt} is the uplink's arrival, for end-to-end latency. */
     void send(String text, String stream, Instant receivedAt) {
+        enqueue(new Outgoing(new TextMessage(text), stream, receivedAt));
+    }
+
+    /** Queues a heartbeat ping frame; browsers and WebSocket libraries answer it with a pong on their own. */
+    void ping() {
+        enqueue(new Outgoing(PING, null, null));
+    }
+
+    /**
+     * Queues an event once there is room, without dropping anything: for replays, whose reader can wait for
+     * the client while live events keep flowing to everyone else. Returns false once the session is closed.
+     */
+    boolean sendWhenRoom(String text, String stream, Instant receivedAt) throws InterruptedException {
+        lock.lock();
+        try {
+            while (!closed && queue.size() >= maxQueued) {
+                room.await(1, TimeUnit.SECONDS);
+            }
+            if (closed) {
+                return false;
+            }
+        } finally {
+            lock.unlock();
+        }
+        enqueue(new Outgoing(new TextMessage(text), stream, receivedAt));
+        return true;
+    }
+
+    private void enqueue(Outgoing outgoing) {
         boolean startDrain = false;
         boolean tooSlow = false;
+        int depth;
         lock.lock();
         try {
             if (closed) {
@@ -79,22 +119,44 @@ final class SessionSender {
                     closed = true;
                     tooSlow = true;
                     queue.clear();
+                    room.signalAll();
                 }
             }
             if (!closed) {
-                queue.addLast(new Outgoing(text, stream, receivedAt));
+                queue.addLast(outgoing);
                 if (!draining) {
                     draining = true;
                     startDrain = true;
                 }
             }
+            depth = queue.size();
         } finally {
             lock.unlock();
         }
+        listener.queued(depth);
         if (tooSlow) {
+            listener.dropped("too-slow-closed");
             executor.execute(() -> close(TOO_SLOW));
         } else if (startDrain) {
             executor.execute(this::drain);
+        }
+    }
+
+    /** Marks that the client was heard from (any message or pong), for the idle timeout. */
+    void heard() {
+        lastHeardNanos = System.nanoTime();
+    }
+
+    Duration silentFor() {
+        return Duration.ofNanos(System.nanoTime() - lastHeardNanos);
+    }
+
+    boolean isOpen() {
+        lock.lock();
+        try {
+            return !closed;
+        } finally {
+            lock.unlock();
         }
     }
 
@@ -118,6 +180,7 @@ final class SessionSender {
                     draining = false;
                     return;
                 }
+                room.signalAll();
                 dropped = droppedSinceNotice;
                 droppedSinceNotice = 0;
                 if (queue.isEmpty()) {
@@ -130,27 +193,22 @@ final class SessionSender {
                 if (dropped > 0) {
                     session.sendMessage(new TextMessage("{\"type\":\"dropped\",\"count\":" + dropped + "}"));
                 }
-                session.sendMessage(new TextMessage(next.text()));
+                session.sendMessage(next.message());
                 if (next.stream() != null) {
                     listener.sent(next.stream(), next.receivedAt());
                 }
             } catch (IOException | IllegalStateException e) {
                 log.debug("Send to {} failed: {}", session.getId(), e.toString());
-                lock.lock();
-                try {
-                    closed = true;
-                    queue.clear();
-                    draining = false;
-                } finally {
-                    lock.unlock();
-                }
+                stop();
                 listener.dropped("send-failed");
                 return;
             }
         }
     }
 
-    private void close(CloseStatus status) {
+    /** Stops sending and closes the connection with {@code status}, from any thread. */
+    void close(CloseStatus status) {
+        stop();
         try {
             session.close(status);
         } catch (IOException e) {
@@ -163,6 +221,8 @@ final class SessionSender {
         try {
             closed = true;
             queue.clear();
+            draining = false;
+            room.signalAll();
         } finally {
             lock.unlock();
         }

@@ -2,11 +2,11 @@ package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.EventJson;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.time.Instant;
 
 /**
  * Live subscriptions indexed by stream and channel, so delivering one event looks only at the subscriptions
@@ -28,7 +28,7 @@ final class SubscriptionRegistry {
 
     /**
      * One client subscription. {@code channels} is what it may receive when the filter names no channel
-     * (null = all). The envelope prefix is built once, so a delivery is one concatenation.
+     * (null = all). While a {@code since} replay runs, live events wait in its {@link Seam} instead of going out.
      */
     static final class Subscription {
         final String sessionId;
@@ -37,22 +37,45 @@ final class SubscriptionRegistry {
         final Filter filter;
         final Set<String> channels;
         final SessionSender sink;
-        private final String prefix;
+        final String prefix;
+        private final Seam seam;
 
         Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
                 SessionSender sink) {
+            this(sessionId, id, stream, filter, channels, sink, null);
+        }
+
+        Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
+                SessionSender sink, Seam seam) {
             this.sessionId = sessionId;
             this.id = id;
             this.stream = stream;
             this.filter = filter;
             this.channels = channels;
             this.sink = sink;
+            this.seam = seam;
             this.prefix = "{\"type\":\"" + stream.messageType() + "\",\"subscription\":"
                     + EventJson.mapper().writeValueAsString(id) + ",\"data\":";
         }
 
-        void deliver(String eventJson, Instant receivedAt) {
-            sink.send(prefix + eventJson + '}', stream.streamName(), receivedAt);
+        boolean matches(LiveEvent event) {
+            boolean channelOk = filter.channel() != null ? filter.channel().equals(event.channel())
+                    : channels == null || channels.contains(event.channel());
+            return channelOk && filter.matches(event.deviceType(), event.deviceId(), event.severity());
+        }
+
+        String envelope(LiveEvent event) {
+            return prefix + event.json() + '}';
+        }
+
+        Seam seam() {
+            return seam;
+        }
+
+        void deliver(LiveEvent event, String text) {
+            if (seam == null || seam.passLive(event, text)) {
+                sink.send(text, stream.streamName(), event.receivedAt());
+            }
         }
     }
 
@@ -98,6 +121,13 @@ final class SubscriptionRegistry {
         return true;
     }
 
+    /** Removes this very subscription, not one that has since replaced it under the same id. */
+    void remove(Subscription subscription) {
+        if (byKey.get(new Key(subscription.sessionId, subscription.id)) == subscription) {
+            remove(subscription.sessionId, subscription.id);
+        }
+    }
+
     void removeSession(String sessionId) {
         var ids = idsBySession.remove(sessionId);
         if (ids != null) {
@@ -105,27 +135,26 @@ final class SubscriptionRegistry {
         }
     }
 
-    /** Delivers one event to every matching subscription and returns how many it went to. */
-    int dispatch(LiveStream stream, String channel, String deviceType, String deviceId, String severity,
-            Instant receivedAt, String eventJson) {
-        int delivered = 0;
-        var buckets = index.get(stream);
-        var exact = buckets.get(channel);
-        if (exact != null) {
-            for (var s : exact) {
-                if (s.filter.matches(deviceType, deviceId, severity)) {
-                    s.deliver(eventJson, receivedAt);
-                    delivered++;
-                }
-            }
+    /**
+     * Delivers one event to every matching subscription and returns how many it went to. The envelope is
+     * built once per subscription id (dashboards tend to reuse theirs), not once per session.
+     */
+    int dispatch(LiveEvent event) {
+        var buckets = index.get(event.stream());
+        var envelopes = new HashMap<String, String>(4);
+        int delivered = event.channel() == null ? 0 : deliver(buckets.get(event.channel()), event, envelopes);
+        return delivered + deliver(buckets.get(ALL), event, envelopes);
+    }
+
+    private static int deliver(Set<Subscription> bucket, LiveEvent event, Map<String, String> envelopes) {
+        if (bucket == null) {
+            return 0;
         }
-        var all = buckets.get(ALL);
-        if (all != null) {
-            for (var s : all) {
-                if ((s.channels == null || s.channels.contains(channel)) && s.filter.matches(deviceType, deviceId, severity)) {
-                    s.deliver(eventJson, receivedAt);
-                    delivered++;
-                }
+        int delivered = 0;
+        for (var s : bucket) {
+            if (s.matches(event)) {
+                s.deliver(event, envelopes.computeIfAbsent(s.prefix, p -> s.envelope(event)));
+                delivered++;
             }
         }
         return delivered;

@@ -34,6 +34,10 @@ class SessionSenderTest {
         public void dropped(String cause) {
             drops.add(cause);
         }
+
+        @Override
+        public void queued(int depth) {
+        }
     };
 
     SessionSenderTest() throws Exception {

@@ -36,7 +36,17 @@ class SubscriptionRegistryTest {
                     @Override
                     public void dropped(String cause) {
                     }
+
+                    @Override
+                    public void queued(int depth) {
+                    }
                 });
+    }
+
+    private static LiveEvent event(LiveStream stream, String channel, String deviceType, String deviceId,
+            String severity, String json) {
+        return new LiveEvent(stream, dev.iotpipeline.events.Ids.newId(), channel, deviceType, deviceId, severity,
+                null, json, 0, 0);
     }
 
     @Test
@@ -46,7 +56,7 @@ class SubscriptionRegistryTest {
         registry.add(new Subscription("s-b", "s1", LiveStream.DATA_UNITS, new Filter("irrigation", null, "dev-2", null),
                 null, sinkB));
 
-        int delivered = registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, null, "{\"x\":1}");
+        int delivered = registry.dispatch(event(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, "{\"x\":1}"));
 
         assertThat(delivered).isEqualTo(1);
         assertThat(a).containsExactly("{\"type\":\"data-unit\",\"subscription\":\"s1\",\"data\":{\"x\":1}}");
@@ -58,8 +68,8 @@ class SubscriptionRegistryTest {
         registry.add(new Subscription("s-a", "all", LiveStream.ALARMS, Filter.ANY, Set.of("greenhouse"), sinkA));
         registry.add(new Subscription("s-b", "all", LiveStream.ALARMS, Filter.ANY, null, sinkB));
 
-        registry.dispatch(LiveStream.ALARMS, "irrigation", "em300th", "dev-1", "MAJOR", null, "{}");
-        registry.dispatch(LiveStream.DATA_UNITS, "greenhouse", "em300th", "dev-1", null, null, "{}");
+        registry.dispatch(event(LiveStream.ALARMS, "irrigation", "em300th", "dev-1", "MAJOR", "{}"));
+        registry.dispatch(event(LiveStream.DATA_UNITS, "greenhouse", "em300th", "dev-1", null, "{}"));
 
         assertThat(a).isEmpty();
         assertThat(b).hasSize(1);
@@ -71,9 +81,9 @@ class SubscriptionRegistryTest {
         registry.add(new Subscription("s-a", "s2", LiveStream.DATA_UNITS, Filter.ANY, null, sinkA));
 
         assertThat(registry.remove("s-a", "s1")).isTrue();
-        registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, null, "{}");
+        registry.dispatch(event(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, "{}"));
         registry.removeSession("s-a");
-        registry.dispatch(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, null, "{}");
+        registry.dispatch(event(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, "{}"));
 
         assertThat(a).hasSize(1);
         assertThat(registry.size()).isZero();

@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# WebSocket fan-out (issue 6; seeds 000 and 004) on a throwaway embedded stack, with bench/wsload as the
+# subscriber load client: one publisher posts uplinks to one channel at RATE/s, SUBSCRIBERS dashboards
+# subscribed to that channel receive them. Writes docs/benchmarks/fanout.md and the raw JSON next to it.
+#   bench/fanout.sh                      all three scenarios at full size (about 10 minutes)
+#   SCENARIOS="1000x1" DURATION_1000x1=30s bench/fanout.sh    one scenario, shorter
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
+
+SCENARIOS=${SCENARIOS:-"1000x1 8000x10 10000x1"}
+declare -A DURATION=([1000x1]=${DURATION_1000x1:-5m} [8000x10]=${DURATION_8000x10:-60s} [10000x1]=${DURATION_10000x1:-60s})
+RAW=docs/benchmarks/raw/fanout
+mkdir -p "$RAW"
+( cd bench/wsload && go build -o "$OLDPWD/bench/wsload/wsload" . )
+
+IOT_JAVA_OPTS=${IOT_JAVA_OPTS:--Xmx3g} start_bench_stack "/tmp/iot-pipeline-bench-fanout-$$.log"
+for scenario in $SCENARIOS; do
+  subscribers=${scenario%x*}; rate=${scenario#*x}
+  echo "== $subscribers subscribers x $rate msg/s for ${DURATION[$scenario]}"
+  bench/wsload/wsload -ws "ws://127.0.0.1:$IOT_NOTIFY_PORT/ws" -ingest "$INGEST_URL" \
+    -subscribers "$subscribers" -rate "$rate" -duration "${DURATION[$scenario]}" -connect-rate 1000 \
+    -report "$RAW/$scenario.json" | tail -n +1
+  curl -s "$NOTIFY_URL/actuator/prometheus" | grep -E '^notify_(messages_dropped|send_buffer)' > "$RAW/$scenario.metrics.txt" || true
+  sleep 5
+done
+stop_bench_stack
+python3 bench/report_fanout.py "$RAW" > docs/benchmarks/fanout.md
+cat docs/benchmarks/fanout.md

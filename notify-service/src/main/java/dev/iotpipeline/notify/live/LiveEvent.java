@@ -1,0 +1,32 @@
+package dev.iotpipeline.notify.live;
+
+import dev.iotpipeline.events.AlarmEvent;
+import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.events.EventJson;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+
+/** One event of a live stream, with what subscriptions match on and where it sits in its topic. */
+record LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
+        Instant receivedAt, String json, int partition, long offset) {
+
+    /** Parses a record of {@code stream}'s topic; throws on a record that is not such an event. */
+    static LiveEvent of(LiveStream stream, ConsumerRecord<String, byte[]> record) {
+        var json = new String(record.value(), StandardCharsets.UTF_8);
+        return switch (stream) {
+            case DATA_UNITS -> {
+                var unit = EventJson.read(record.value(), DataUnit.class);
+                yield new LiveEvent(stream, unit.id(), unit.channel(), unit.deviceType(), unit.deviceId(), null,
+                        unit.receivedAt(), json, record.partition(), record.offset());
+            }
+            case ALARMS -> {
+                var alarm = EventJson.read(record.value(), AlarmEvent.class);
+                yield new LiveEvent(stream, alarm.id(), alarm.channel(), alarm.deviceType(), alarm.deviceId(),
+                        alarm.severity() == null ? null : alarm.severity().name(), alarm.receivedAt(), json,
+                        record.partition(), record.offset());
+            }
+        };
+    }
+}
