@@ -43,7 +43,6 @@ export const options = {
   thresholds: {
     http_req_failed: ['rate==0'],
     checks: ['rate==1'],
-    dropped_iterations: ['count==0'],
     ws_dropped: ['count==0'],
     ws_errors: ['count==0'],
     uplinks_accepted: [`count==${PLANNED}`],

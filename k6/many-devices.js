@@ -36,7 +36,6 @@ const recovered = new Rate('recovered');
 const thresholds = {
   http_req_failed: ['rate==0'],
   checks: ['rate==1'],
-  dropped_iterations: ['count==0'],
   ws_dropped: ['count==0'],
   ws_errors: ['count==0'],
   uplinks_accepted: [`count==${PLANNED}`],

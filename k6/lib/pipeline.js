@@ -72,16 +72,20 @@ export function waitFor(value, expected, timeoutSeconds, stallSeconds) {
 
 // Connects one WebSocket session, subscribes to the given streams of a channel and hands every data unit or
 // alarm to the callbacks with the receipt time (ms since the epoch, taken before anything else). The session
-// ends when done() returns true after a message, or at deadlineMs (epoch ms). Returns the number of
-// subscriptions the server confirmed.
-export function listen({ channel, dataUnits, alarms, done, deadlineMs, filter }) {
+// ends when done() returns true after a message, or at deadlineMs (epoch ms). `filters` (default: one, the
+// channel) are extra filter fields, one subscription per stream and entry. Returns the number of subscriptions
+// the server confirmed.
+export function listen({ channel, dataUnits, alarms, done, deadlineMs, filters }) {
   let confirmed = 0;
-  const wanted = (dataUnits ? 1 : 0) + (alarms ? 1 : 0);
+  const extra = filters || [{}];
+  const wanted = ((dataUnits ? 1 : 0) + (alarms ? 1 : 0)) * extra.length;
   const res = ws.connect(WS_URL, { headers: { Authorization: `Bearer ${DASHBOARD_TOKEN}` }, tags: { name: 'WS /ws' } }, (socket) => {
     socket.on('open', () => {
-      const f = Object.assign({ channel }, filter || {});
-      if (dataUnits) socket.send(JSON.stringify({ type: 'subscribe', id: 'units', stream: 'data-units', filter: f }));
-      if (alarms) socket.send(JSON.stringify({ type: 'subscribe', id: 'alarms', stream: 'alarms', filter: f }));
+      extra.forEach((more, i) => {
+        const f = Object.assign({ channel }, more);
+        if (dataUnits) socket.send(JSON.stringify({ type: 'subscribe', id: `units-${i}`, stream: 'data-units', filter: f }));
+        if (alarms) socket.send(JSON.stringify({ type: 'subscribe', id: `alarms-${i}`, stream: 'alarms', filter: f }));
+      });
     });
     socket.on('message', (raw) => {
       const receipt = Date.now();

@@ -58,7 +58,8 @@ export function makeSuite(cfg) {
   const thresholds = {
     http_req_failed: ['rate==0'],
     checks: ['rate==1'],
-    dropped_iterations: ['count==0'],
+    // No threshold on dropped_iterations: k6 may count the one iteration it schedules at the very end as dropped.
+    // uplinks_accepted below is exact, so an uplink k6 could not send in time fails the run there.
     ws_dropped: ['count==0'],
     ws_errors: ['count==0'],
     uplinks_accepted: [`count==${PLANNED}`],
