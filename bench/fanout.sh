@@ -18,9 +18,9 @@ mkdir -p "$RAW"
 IOT_JAVA_OPTS=${IOT_JAVA_OPTS:--Xmx3g} start_bench_stack "/tmp/iot-pipeline-bench-fanout-$$.log"
 for scenario in $SCENARIOS; do
   subscribers=${scenario%x*}; rate=${scenario#*x}
-  echo "== $subscribers subscribers x $rate msg/s for ${DURATION[$scenario]}"
+  echo "== $subscribers subscribers x $rate msg/s for ${DURATION[$scenario]:-${DURATION_OTHER:-60s}}"
   bench/wsload/wsload -ws "ws://127.0.0.1:$IOT_NOTIFY_PORT/ws" -ingest "$INGEST_URL" \
-    -subscribers "$subscribers" -rate "$rate" -duration "${DURATION[$scenario]}" -connect-rate 1000 \
+    -subscribers "$subscribers" -rate "$rate" -duration "${DURATION[$scenario]:-${DURATION_OTHER:-60s}}" -connect-rate 1000 \
     -report "$RAW/$scenario.json" | tail -n +1
   curl -s "$NOTIFY_URL/actuator/prometheus" | grep -E '^notify_(messages_dropped|send_buffer)' > "$RAW/$scenario.metrics.txt" || true
   sleep 5

@@ -28,13 +28,15 @@ final class LiveMetrics implements SessionSender.Listener {
     LiveMetrics(MeterRegistry registry, Supplier<Number> subscriptions) {
         this.registry = registry;
         registry.gauge("notify.sessions", sessions);
-        registry.gauge("notify.subscriptions", subscriptions, s -> s.get().doubleValue());
+        // Strong references: the suppliers are lambdas nothing else holds, which a weak gauge would lose to GC.
+        Gauge.builder("notify.subscriptions", subscriptions, s -> s.get().doubleValue()).strongReference(true)
+                .register(registry);
         Gauge.builder("notify.send.buffer.high.water", highWater, AtomicInteger::get)
                 .description("Most messages ever queued for one session").register(registry);
     }
 
     void watchDeepestQueue(Supplier<Number> deepestQueue) {
-        Gauge.builder("notify.send.buffer.deepest", deepestQueue, s -> s.get().doubleValue())
+        Gauge.builder("notify.send.buffer.deepest", deepestQueue, s -> s.get().doubleValue()).strongReference(true)
                 .description("Messages queued now for the session furthest behind").register(registry);
     }
 
