@@ -69,6 +69,28 @@ class SessionSenderTest {
     }
 
     @Test
+    void shouldMakeAReplayWaitForRoomInsteadOfDropping() throws Exception {
+        var sender = new SessionSender(socket, Executors.newVirtualThreadPerTaskExecutor(), 2, Duration.ofMinutes(1),
+                listener);
+        var replay = Executors.newVirtualThreadPerTaskExecutor().submit(() -> {
+            for (int i = 0; i < 6; i++) {
+                sender.sendWhenRoom("r" + i, "data-units", null);
+            }
+            return true;
+        });
+
+        // while the socket is stuck the replay cannot get ahead of it
+        await().atMost(Duration.ofSeconds(5)).until(() -> sender.queued() == 2);
+        assertThat(replay).isNotDone();
+        release.countDown();
+
+        assertThat(replay.get(5, java.util.concurrent.TimeUnit.SECONDS)).isTrue();
+        await().atMost(Duration.ofSeconds(5)).until(() -> written.size() == 6);
+        assertThat(written).containsExactly("r0", "r1", "r2", "r3", "r4", "r5");
+        assertThat(drops).isEmpty();
+    }
+
+    @Test
     void shouldNeverBlockTheCallerWhileTheSocketIsStuck() {
         var sender = new SessionSender(socket, Executors.newVirtualThreadPerTaskExecutor(), 10, Duration.ofMinutes(1),
                 listener);
