@@ -33,6 +33,7 @@ export const handleSummary = reportFor('suite1-throughput', {
       SUITE1.local.failed, SUITE1.e2.failed],
     ['uplinks answered 202', `${fmtInt(m.count('uplinks_accepted'))} of ${fmtInt(S.PLANNED)} (${pct(m.count('uplinks_accepted'), S.PLANNED)})`,
       SUITE1.local.status202, SUITE1.e2.status202],
+    ['uplinks k6 could not send in time (load generator behind)', fmtInt(S.PLANNED - m.count('uplinks_accepted') - m.passes('http_req_failed{scenario:ingestion}')), '', ''],
     ['ingest POST p50 / p90 / p95 / p99 / max', spread(m, 'http_req_duration{scenario:ingestion}'),
       `p95 ${SUITE1.local.httpP95}, max ${SUITE1.local.httpMax}`, `p95 ${SUITE1.e2.httpP95}, max ${SUITE1.e2.httpMax}`],
     ['data units stored (Expected; Actual)', `${fmtInt(S.PLANNED)}; ${fmtInt(m.count('data_units_stored'))}`,
