@@ -19,6 +19,14 @@ export function postEm300th(channel, deviceId, temperature, tags) {
     { headers: deviceHeaders, tags: Object.assign({ name: 'POST /sensor-data/{channel}/encoded/em300th' }, tags || {}) });
 }
 
+// Several EM300-TH uplinks ([{deviceId, temperature}]) in one batch request, as a gateway or network server sends
+// them; returns the response (202 for all of them or an error for all of them).
+export function postEm300thBatch(channel, items, tags) {
+  const body = items.map((u) => ({ deviceId: u.deviceId, payloadHex: em300thHex(90, u.temperature, 50) }));
+  return http.post(`${INGEST_URL}/sensor-data/${channel}/encoded/em300th`, JSON.stringify(body),
+    { headers: deviceHeaders, tags: Object.assign({ name: 'POST /sensor-data/{channel}/encoded/em300th (batch)' }, tags || {}) });
+}
+
 // Measurements the device decoded itself (the decoded form); returns the response.
 export function postDecoded(channel, body, tags) {
   return http.post(`${INGEST_URL}/sensor-data/${channel}/decoded`, JSON.stringify(body),

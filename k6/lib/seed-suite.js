@@ -9,7 +9,7 @@ import exec from 'k6/execution';
 import { check } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 import { param, seconds, runChannel, SMOKE } from './presets.js';
-import { postEm300th, createRule, deleteRule, storedCount, storedAlarms, waitFor, listen } from './pipeline.js';
+import { postEm300th, postEm300thBatch, createRule, deleteRule, storedCount, storedAlarms, waitFor, listen } from './pipeline.js';
 
 // Alarm design for suite 2: uplink `iteration` of `device` is hot (35 °C, the rule is temperature > 30) when
 // (iteration + device) % 10 == 0, cold otherwise. A hot uplink is followed by nine cold ones, which clear the alarm
@@ -31,7 +31,13 @@ export function makeSuite(cfg) {
   const START_DELAY = param('START_DELAY', 3, 1); // seconds the subscriber gets before the first uplink
   const DRAIN = param('DRAIN', 60, 20); // longest wait after ingestion for what is still in flight
   const STALL = param('STALL', 15, 8); // give up earlier when nothing new arrived for this long
+  // BATCH > 1: the devices sit behind gateways (network servers) that post BATCH devices' uplinks in one batch
+  // request per INTERVAL; the uplinks, their timing per device and every check stay the same.
+  const BATCH = param('BATCH', 1, 1);
+  if (DEVICES % BATCH !== 0) throw new Error(`DEVICES (${DEVICES}) must be a multiple of BATCH (${BATCH})`);
+  const SENDERS = DEVICES / BATCH;
   const PLANNED = DEVICES * ITERATIONS;
+  const PLANNED_REQUESTS = SENDERS * ITERATIONS;
   const INGEST_SECONDS = ITERATIONS * INTERVAL;
   const ALARMS = !!cfg.alarms;
   let expectedAlarms = 0;
@@ -86,11 +92,11 @@ export function makeSuite(cfg) {
       },
       ingestion: {
         executor: 'constant-arrival-rate', exec: 'ingestion', startTime: seconds(START_DELAY),
-        rate: DEVICES, timeUnit: seconds(INTERVAL), duration: seconds(INGEST_SECONDS),
+        rate: SENDERS, timeUnit: seconds(INTERVAL), duration: seconds(INGEST_SECONDS),
         // k6 starts VUs beyond the pre-allocated ones lazily, too slowly to keep the schedule when latency jumps:
         // pre-allocate enough for half a second of uplinks in flight (1,000 VUs take about 250 MB).
-        preAllocatedVUs: Math.min(DEVICES, Math.max(50, Math.ceil(DEVICES / INTERVAL / 2))),
-        maxVUs: Math.max(DEVICES, 50), gracefulStop: '30s',
+        preAllocatedVUs: Math.min(SENDERS, Math.max(50, Math.ceil(SENDERS / INTERVAL / 2))),
+        maxVUs: Math.max(SENDERS, 50), gracefulStop: '30s',
       },
       consumption: {
         executor: 'shared-iterations', vus: 1, iterations: 1, exec: 'consumption',
@@ -111,6 +117,7 @@ export function makeSuite(cfg) {
       ruleId = createRule({ name: `${cfg.name} hot`, filter: { channel }, condition: 'temperature > 30', severity: 'MAJOR' });
     }
     console.log(`${cfg.name}: channel ${channel}, ${DEVICES} devices x ${ITERATIONS} uplinks every ${INTERVAL} s` +
+      (BATCH > 1 ? ` in batches of ${BATCH}` : '') +
       (ALARMS ? `, ${EXPECTED_ALARMS} alarms expected` : ''));
     return { channel, ruleId, start: Date.now() };
   }
@@ -147,11 +154,20 @@ export function makeSuite(cfg) {
 
   function ingestion(data) {
     const k = exec.scenario.iterationInTest;
-    if (k >= PLANNED) return; // constant-arrival-rate may start one more at the very end
-    const device = k % DEVICES;
-    const iteration = Math.floor(k / DEVICES);
-    const res = postEm300th(data.channel, `${cfg.name}-${device}`, temperatureOf(device, iteration, ALARMS));
-    if (check(res, { 'status was 202': (r) => r.status === 202 })) metrics.accepted.add(1);
+    if (k >= PLANNED_REQUESTS) return; // constant-arrival-rate may start one more at the very end
+    const sender = k % SENDERS;
+    const iteration = Math.floor(k / SENDERS);
+    if (BATCH === 1) {
+      const res = postEm300th(data.channel, `${cfg.name}-${sender}`, temperatureOf(sender, iteration, ALARMS));
+      if (check(res, { 'status was 202': (r) => r.status === 202 })) metrics.accepted.add(1);
+      return;
+    }
+    const items = [];
+    for (let device = sender * BATCH; device < (sender + 1) * BATCH; device++) {
+      items.push({ deviceId: `${cfg.name}-${device}`, temperature: temperatureOf(device, iteration, ALARMS) });
+    }
+    const res = postEm300thBatch(data.channel, items);
+    if (check(res, { 'status was 202': (r) => r.status === 202 })) metrics.accepted.add(BATCH);
   }
 
   function consumption(data) {
@@ -174,6 +190,6 @@ export function makeSuite(cfg) {
 
   return {
     options, setup, subscribe, ingestion, consumption, teardown,
-    size: { DEVICES, ITERATIONS, INTERVAL, PLANNED, EXPECTED_ALARMS, INGEST_SECONDS, SMOKE },
+    size: { DEVICES, ITERATIONS, INTERVAL, BATCH, PLANNED, PLANNED_REQUESTS, EXPECTED_ALARMS, INGEST_SECONDS, SMOKE },
   };
 }
