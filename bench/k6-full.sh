@@ -5,6 +5,7 @@
 #
 #   bench/k6-full.sh                     # all suites, about 35 minutes on 2 cores
 #   bench/k6-full.sh suite2-alarms fanout
+#   DOCS=/tmp/check EXTRA=--smoke bench/k6-full.sh    # the same machinery at smoke sizes, reports elsewhere
 #
 # Sizes (the issue's targets): suite 1 at 5,000 devices x 60 uplinks at 1/s (10x the seed; 100 gateways posting
 # batches of 50, as network servers do; single POSTs top out near 1,000/s on 2 cores, see k6-capacity.md), then at
@@ -28,17 +29,22 @@ ORDER="suite1-throughput availability suite2-alarms fanout many-devices capacity
 suites=${*:-$ORDER}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 overall=0
+DOCS=${DOCS:-docs/benchmarks}
+EXTRA=${EXTRA:-}
+mkdir -p "$DOCS"
 
 for suite in $suites; do
   [ -n "${RUNS[$suite]+set}" ] || { echo "unknown suite $suite (known: $ORDER)" >&2; exit 2; }
-  out=docs/benchmarks/k6-$suite.md
+  out=$DOCS/k6-$suite.md
   { echo "<!-- written by bench/k6-full.sh; do not edit by hand -->"; echo; echo "# k6 suite $suite at full size"; } > "$out"
-  rm -rf "docs/benchmarks/raw/k6-$suite"
+  rm -rf "$DOCS/raw/k6-$suite"
   n=0
   IFS=';' read -ra runs <<< "${RUNS[$suite]}"
   for args in "${runs[@]}"; do
     n=$((n + 1))
-    args=$(echo "$args" | xargs)
+    # EXTRA=--smoke checks the machinery: the suites' smoke sizes, not the full-size arguments above.
+    if [[ " $EXTRA " == *" --smoke "* ]]; then args=$EXTRA; else args="$args $EXTRA"; fi
+    args=$(sed 's/^ *//; s/ *$//' <<< "$args")
     log_file="/tmp/iot-pipeline-k6-full-$suite-$n-$$.log"
     echo "== $suite ${args:-(default size)}: starting a fresh stack (log: $log_file)" >&2
     start_bench_stack "$log_file"
@@ -63,8 +69,8 @@ for suite in $suites; do
     } >> "$out"
     find "$run_dir" \( -name '*-summary.json' -o -name 'capacity.json' -o -name '*-result.json' \) | while read -r f; do
       rel=${f#"$run_dir"/}
-      mkdir -p "docs/benchmarks/raw/k6-$suite/$n/$(dirname "$rel")"
-      cp "$f" "docs/benchmarks/raw/k6-$suite/$n/$rel"
+      mkdir -p "$DOCS/raw/k6-$suite/$n/$(dirname "$rel")"
+      cp "$f" "$DOCS/raw/k6-$suite/$n/$rel"
     done
     echo "== $suite ${args:-(default size)}: k6 exit code $rc" >&2
   done

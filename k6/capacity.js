@@ -65,7 +65,7 @@ rates.forEach((rate, i) => {
     executor: 'constant-arrival-rate', exec: 'uplink', startTime: seconds(START_DELAY + i * stepSeconds),
     rate, timeUnit: '1s', duration: seconds(stepSeconds), gracefulStop: '5s',
     // Steps do not overlap (but for their graceful stop), so k6 reuses these VUs from one step to the next.
-    preAllocatedVUs: Math.max(10, Math.ceil(rate / 4)), maxVUs: Math.max(50, Math.ceil(rate / 2)),
+    preAllocatedVUs: Math.max(50, Math.ceil(rate / 4)), maxVUs: Math.max(100, Math.ceil(rate / 2)),
   };
   const abort = !STRICT && MODE === 'ramp';
   thresholds[`http_req_failed{scenario:${name}}`] = [{ threshold: 'rate==0', abortOnFail: abort }];

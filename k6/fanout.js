@@ -37,7 +37,7 @@ export const options = {
     publisher: {
       executor: 'constant-arrival-rate', exec: 'publisher', startTime: seconds(START_DELAY),
       rate: RATE, timeUnit: '1s', duration: seconds(DURATION),
-      preAllocatedVUs: Math.max(5, Math.ceil(RATE / 20)), maxVUs: Math.max(20, RATE), gracefulStop: '30s',
+      preAllocatedVUs: Math.max(20, Math.ceil(RATE / 2)), maxVUs: Math.max(20, RATE), gracefulStop: '30s',
     },
   },
   thresholds: {

@@ -58,7 +58,7 @@ export const options = {
     devices: {
       executor: 'constant-arrival-rate', exec: 'device', startTime: seconds(START_DELAY),
       rate: DEVICES, timeUnit: seconds(PERIOD), duration: seconds(3 * PHASE),
-      preAllocatedVUs: Math.max(20, Math.ceil(DEVICES / PERIOD / 2)), maxVUs: Math.max(100, Math.ceil(DEVICES / PERIOD)),
+      preAllocatedVUs: Math.max(50, Math.ceil(DEVICES / PERIOD / 2)), maxVUs: Math.max(100, Math.ceil(DEVICES / PERIOD)),
       gracefulStop: '30s',
     },
     join: {
