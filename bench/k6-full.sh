@@ -59,6 +59,7 @@ for suite in $suites; do
 
     report=$run_dir/$suite-report.md
     [ "$suite" = capacity ] && report=$run_dir/capacity-report.md
+    [ -f "$report" ] || [ "$suite" != capacity ] || report=$run_dir/capacity-ramp-report.md
     {
       echo
       echo "Produced by \`bench/k6-full.sh $suite\` on $(date -u +%Y-%m-%d) against a fresh embedded stack"
