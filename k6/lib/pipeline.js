@@ -111,6 +111,8 @@ export function listen({ channel, dataUnits, alarms, done, deadlineMs, filters }
     socket.setInterval(() => {
       if (Date.now() >= deadlineMs || (done && done())) socket.close();
     }, 250);
+    // The server closes sessions it has not heard from for its idle timeout (90 s): say something now and then.
+    socket.setInterval(() => socket.send(JSON.stringify({ type: 'ping', id: 'keepalive' })), 20000);
   });
   check(res, { 'WebSocket connected': (r) => r && r.status === 101 });
   check(confirmed, { 'subscriptions confirmed': (n) => n === wanted });
