@@ -21,7 +21,7 @@ import { CAPACITY as SEED } from './lib/seeds.js';
 const MODE = __ENV.MODE || 'ramp';
 const START_RATE = param('START_RATE', 250, 20);
 const STEP_RATE = param('STEP_RATE', 250, 20);
-const MAX_RATE = param('MAX_RATE', 6000, 60);
+const MAX_RATE = param('MAX_RATE', 4000, 60);
 const STEP_SECONDS = param('STEP_SECONDS', 10, 2);
 const RATE = param('RATE', 500, 40);
 const DURATION = param('DURATION', 60, 4);
@@ -65,7 +65,7 @@ rates.forEach((rate, i) => {
     executor: 'constant-arrival-rate', exec: 'uplink', startTime: seconds(START_DELAY + i * stepSeconds),
     rate, timeUnit: '1s', duration: seconds(stepSeconds), gracefulStop: '5s',
     // Steps do not overlap (but for their graceful stop), so k6 reuses these VUs from one step to the next.
-    preAllocatedVUs: Math.max(50, Math.ceil(rate / 4)), maxVUs: Math.max(100, Math.ceil(rate / 2)),
+    preAllocatedVUs: Math.max(50, Math.ceil(rate / 8)), maxVUs: Math.max(100, Math.ceil(rate / 2)),
   };
   const abort = !STRICT && MODE === 'ramp';
   thresholds[`http_req_failed{scenario:${name}}`] = [{ threshold: 'rate==0', abortOnFail: abort }];
