@@ -23,7 +23,7 @@ def row(name, r):
 
 print("# WebSocket fan-out")
 print()
-print(f"Command: `bench/fanout.sh` on {date.today().isoformat()}, {os.cpu_count()} cores, {platform.system()}; one"
+print(f"Command: `{os.environ.get('RUN_COMMAND', 'bench/fanout.sh')}` on {date.today().isoformat()}, {os.cpu_count()} cores, {platform.system()}; one"
       " throwaway embedded stack (broker, PostgreSQL and the four services) and the load client on the same box.")
 print("The load client is `bench/wsload` (Go, one goroutine per connection): it connects the subscribers to one"
       " channel, waits until every one is subscribed, then posts EM300-TH uplinks to ingest at the given rate for"
@@ -33,12 +33,15 @@ print()
 print("| Scenario | Connected | Published | Expected | Received | Lost | Dropped (server) | Mean ms | p50 | p95 | p99 | Max |")
 print("|---|---|---|---|---|---|---|---|---|---|---|---|")
 results = {}
-for key, (name, _, _) in SCENARIOS.items():
+order = list(SCENARIOS) + sorted(f[:-5] for f in os.listdir(raw) if f.endswith(".json") and f[:-5] not in SCENARIOS)
+for key in order:
     path = os.path.join(raw, f"{key}.json")
     if os.path.exists(path):
         with open(path) as f:
             results[key] = json.load(f)
-        print(row(f"{name}, {results[key]['durationSeconds']:.0f} s", results[key]))
+        r = results[key]
+        name = SCENARIOS[key][0] if key in SCENARIOS else f"{r['subscribers']:,} subscribers x {r['ratePerSecond']:g} msg/s"
+        print(row(f"{name}, {r['durationSeconds']:.0f} s", r))
 print()
 print("| Scenario | Seed | Target | Here |")
 print("|---|---|---|---|")

@@ -23,10 +23,10 @@ import (
 )
 
 type config struct {
-	wsURL, ingestURL, token, deviceKey, channel, report string
-	subscribers, devices                               int
-	rate, connectRate                                  float64
-	duration, drain                                    time.Duration
+	wsURL, ingestURL, token, deviceKey, channel, report, dump string
+	subscribers, devices                                      int
+	rate, connectRate                                         float64
+	duration, drain                                           time.Duration
 }
 
 type subscriber struct {
@@ -39,25 +39,25 @@ type subscriber struct {
 }
 
 type report struct {
-	Subscribers       int     `json:"subscribers"`
-	Connected         int     `json:"connected"`
-	ConnectSeconds    float64 `json:"connectSeconds"`
-	RatePerSecond     float64 `json:"ratePerSecond"`
-	DurationSeconds   float64 `json:"durationSeconds"`
-	Published         int64   `json:"published"`
-	PublishFailures   int64   `json:"publishFailures"`
-	Expected          int64   `json:"expectedDeliveries"`
-	Received          int64   `json:"received"`
-	Lost              int64   `json:"lost"`
-	DroppedNotices    int64   `json:"droppedByServer"`
-	ClosedEarly       int     `json:"closedEarly"`
-	DeliveriesPerSec  float64 `json:"deliveriesPerSecond"`
-	LatencyMeanMs     float64 `json:"latencyMeanMs"`
-	LatencyP50Ms      float64 `json:"latencyP50Ms"`
-	LatencyP90Ms      float64 `json:"latencyP90Ms"`
-	LatencyP95Ms      float64 `json:"latencyP95Ms"`
-	LatencyP99Ms      float64 `json:"latencyP99Ms"`
-	LatencyMaxMs      float64 `json:"latencyMaxMs"`
+	Subscribers        int     `json:"subscribers"`
+	Connected          int     `json:"connected"`
+	ConnectSeconds     float64 `json:"connectSeconds"`
+	RatePerSecond      float64 `json:"ratePerSecond"`
+	DurationSeconds    float64 `json:"durationSeconds"`
+	Published          int64   `json:"published"`
+	PublishFailures    int64   `json:"publishFailures"`
+	Expected           int64   `json:"expectedDeliveries"`
+	Received           int64   `json:"received"`
+	Lost               int64   `json:"lost"`
+	DroppedNotices     int64   `json:"droppedByServer"`
+	ClosedEarly        int     `json:"closedEarly"`
+	DeliveriesPerSec   float64 `json:"deliveriesPerSecond"`
+	LatencyMeanMs      float64 `json:"latencyMeanMs"`
+	LatencyP50Ms       float64 `json:"latencyP50Ms"`
+	LatencyP90Ms       float64 `json:"latencyP90Ms"`
+	LatencyP95Ms       float64 `json:"latencyP95Ms"`
+	LatencyP99Ms       float64 `json:"latencyP99Ms"`
+	LatencyMaxMs       float64 `json:"latencyMaxMs"`
 	HeapAfterConnectMB float64 `json:"loadClientHeapMB"`
 }
 
@@ -75,6 +75,7 @@ func main() {
 	flag.Float64Var(&c.connectRate, "connect-rate", 1000, "new connections per second while connecting")
 	flag.DurationVar(&c.duration, "duration", time.Minute, "how long to publish")
 	flag.DurationVar(&c.drain, "drain", 5*time.Second, "how long to wait for deliveries after the last publish")
+	flag.StringVar(&c.dump, "dump", "", "write the first subscriber's latencies (ms, arrival order) here, one a line")
 	flag.Parse()
 
 	subs := connectAll(c)
@@ -95,6 +96,13 @@ func main() {
 			s.conn.WriteControl(websocket.CloseMessage, websocket.FormatCloseMessage(websocket.CloseNormalClosure, "done"), time.Now().Add(time.Second))
 			s.conn.Close()
 		}
+	}
+	if c.dump != "" && len(subs) > 0 {
+		var b strings.Builder
+		for _, v := range subs[0].latencies {
+			fmt.Fprintf(&b, "%.1f\n", v)
+		}
+		os.WriteFile(c.dump, []byte(b.String()), 0o644)
 	}
 	r := summarise(c, subs, connected, published, failures)
 	r.HeapAfterConnectMB = heap
