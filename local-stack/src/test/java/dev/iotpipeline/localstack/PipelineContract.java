@@ -91,6 +91,9 @@ abstract class PipelineContract {
             });
             await().atMost(Duration.ofSeconds(30)).until(() ->
                     PipelineClient.json(client.getHistory("/alarms?channel=" + channel).body()).size() == 4);
+            assertThat(PipelineClient.json(client.getHistory("/alarms/count?channel=" + channel + "&state=active")
+                    .body()).get("count").asLong()).isEqualTo(4);
+            assertThat(client.getHistory("/alarms?state=burning").statusCode()).isEqualTo(400);
         }
     }
 

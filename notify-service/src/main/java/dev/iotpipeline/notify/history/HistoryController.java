@@ -70,9 +70,22 @@ class HistoryController {
             @RequestParam(required = false) String severity, @RequestParam(required = false) String deviceId,
             @RequestParam(required = false) Boolean acknowledged, @RequestParam(required = false) Integer limit) {
         int size = limit == null ? limits.defaultLimit() : Math.min(limit, limits.maxLimit());
-        return store.alarms(new HistoryStore.AlarmQuery(scope(auth).channels(), channel,
+        return store.alarms(alarmQuery(auth, channel, state, severity, deviceId, acknowledged), size);
+    }
+
+    @GetMapping("/alarms/count")
+    Map<String, Long> alarmCount(@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String auth,
+            @RequestParam(required = false) String channel, @RequestParam(required = false) String state,
+            @RequestParam(required = false) String severity, @RequestParam(required = false) String deviceId,
+            @RequestParam(required = false) Boolean acknowledged) {
+        return Map.of("count", store.countAlarms(alarmQuery(auth, channel, state, severity, deviceId, acknowledged)));
+    }
+
+    private HistoryStore.AlarmQuery alarmQuery(String auth, String channel, String state, String severity,
+            String deviceId, Boolean acknowledged) {
+        return new HistoryStore.AlarmQuery(scope(auth).channels(), channel,
                 known("state", upper(state), AlarmState.class), known("severity", upper(severity), Severity.class),
-                deviceId, acknowledged), size);
+                deviceId, acknowledged);
     }
 
     private static <E extends Enum<E>> String known(String name, String value, Class<E> values) {

@@ -116,6 +116,19 @@ public class HistoryStore {
     /** Alarms by latest state, newest first; null arguments do not filter. */
     public List<AlarmEvent> alarms(AlarmQuery query, int limit) {
         var params = new MapSqlParameterSource("limit", limit);
+        var where = alarmWhere(query, params);
+        return jdbc.query("SELECT body::text FROM alarms WHERE " + where + " ORDER BY alarm_id DESC LIMIT :limit",
+                params, (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class));
+    }
+
+    public long countAlarms(AlarmQuery query) {
+        var params = new MapSqlParameterSource();
+        Long count = jdbc.queryForObject("SELECT count(*) FROM alarms WHERE " + alarmWhere(query, params), params,
+                Long.class);
+        return count == null ? 0 : count;
+    }
+
+    private static String alarmWhere(AlarmQuery query, MapSqlParameterSource params) {
         var where = new StringBuilder("TRUE");
         if (query.channels() != null) {
             where.append(" AND channel IN (:channels)");
@@ -126,8 +139,7 @@ public class HistoryStore {
         condition(where, params, "severity", query.severity());
         condition(where, params, "device_id", query.deviceId());
         condition(where, params, "acknowledged", query.acknowledged());
-        return jdbc.query("SELECT body::text FROM alarms WHERE " + where + " ORDER BY alarm_id DESC LIMIT :limit",
-                params, (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class));
+        return where.toString();
     }
 
     private static void condition(StringBuilder where, MapSqlParameterSource params, String column, Object value) {
