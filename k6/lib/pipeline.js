@@ -53,14 +53,11 @@ export function storedCount(channel) {
   return res.status === 200 ? res.json('count') : -1;
 }
 
-// Distinct alarms of a channel in the history (GET /alarms lists each alarm's latest event, at most 1,000).
+// Alarms of a channel in the history (one row per alarm, its latest state), counted by notify.
 export function storedAlarms(channel) {
-  const res = http.get(`${NOTIFY_URL}/alarms?channel=${channel}&limit=1000`,
-    { headers: dashboardHeaders, tags: { name: 'GET /alarms' } });
-  if (res.status !== 200) return -1;
-  const ids = new Set();
-  for (const alarm of res.json()) ids.add(alarm.alarmId);
-  return ids.size;
+  const res = http.get(`${NOTIFY_URL}/alarms/count?channel=${channel}`,
+    { headers: dashboardHeaders, tags: { name: 'GET /alarms/count' } });
+  return res.status === 200 ? res.json('count') : -1;
 }
 
 // Polls value() until it equals expected, stops changing for `stallSeconds`, or `timeoutSeconds` pass; returns
