@@ -58,7 +58,7 @@ export const options = {
     devices: {
       executor: 'constant-arrival-rate', exec: 'device', startTime: seconds(START_DELAY),
       rate: DEVICES, timeUnit: seconds(PERIOD), duration: seconds(3 * PHASE),
-      // A second of headroom per device-second: a stall of the box must not leave k6 without VUs to send with.
+      // VUs for up to two seconds of requests in flight, so a stall of the box does not leave uplinks unsent.
       preAllocatedVUs: Math.max(50, Math.ceil(DEVICES / PERIOD)), maxVUs: Math.max(100, Math.ceil(2 * DEVICES / PERIOD)),
       gracefulStop: '30s',
     },
