@@ -122,16 +122,10 @@ class LiveDeliveryIT {
             // then the answering client is pinged every heartbeat and stays open
             await().atMost(Duration.ofSeconds(10)).until(() -> answering.pings.get() >= 2);
             // and a client that never reads, so never answers a ping, is closed after the idle timeout
-            await().atMost(Duration.ofSeconds(20)).until(() -> metric("notify_messages_dropped_total{cause=\"idle-closed\"")
+            await().atMost(Duration.ofSeconds(20)).until(() -> client.notifyMetric("notify_messages_dropped_total{cause=\"idle-closed\"")
                     >= 1);
             assertThat(answering.closed).isNotDone();
         }
-    }
-
-    private double metric(String prefix) {
-        return client.get(stack.notifyUrl() + "/actuator/prometheus").body().lines()
-                .filter(l -> l.startsWith(prefix)).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
-                .sum();
     }
 
     private static String subscribe(String id, String stream, String filter) {

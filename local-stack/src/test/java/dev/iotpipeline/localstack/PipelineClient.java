@@ -75,6 +75,18 @@ final class PipelineClient {
         return response.statusCode() == 200 ? json(response.body()).get("count").asLong() : -1;
     }
 
+    /** The sum of notify-service's Prometheus samples whose whole line matches {@code line}. */
+    double notifyMetric(java.util.regex.Pattern line) {
+        return get(stack.notifyUrl() + "/actuator/prometheus").body().lines()
+                .filter(l -> line.matcher(l).matches())
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** The sum of notify-service's Prometheus samples whose line starts with {@code prefix}. */
+    double notifyMetric(String prefix) {
+        return notifyMetric(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(prefix) + ".*"));
+    }
+
     static JsonNode json(String body) {
         return EventJson.mapper().readTree(body);
     }
@@ -99,31 +111,22 @@ final class PipelineClient {
 
     /** Opens a dashboard WebSocket with {@code token} in the Authorization header; fails if refused. */
     Dashboard dashboard(String token) {
-        var dashboard = new Dashboard(true);
-        dashboard.socket = http.newWebSocketBuilder()
-                .header("Authorization", "Bearer " + token)
-                .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard)
-                .join();
-        return dashboard;
+        return open(new Dashboard(true), b -> b.header("Authorization", "Bearer " + token));
     }
 
     /** Opens a dashboard WebSocket the way browsers authenticate: the token as a subprotocol after "bearer". */
     Dashboard browserDashboard(String token) {
-        var dashboard = new Dashboard(true);
-        dashboard.socket = http.newWebSocketBuilder()
-                .subprotocols("bearer", token)
-                .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard)
-                .join();
-        return dashboard;
+        return open(new Dashboard(true), b -> b.subprotocols("bearer", token));
     }
 
     /** Opens a dashboard WebSocket that never reads anything, not even pings: a stuck client. */
     Dashboard stuckDashboard() {
-        var dashboard = new Dashboard(false);
-        dashboard.socket = http.newWebSocketBuilder()
-                .header("Authorization", "Bearer " + DASHBOARD_TOKEN)
-                .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard)
-                .join();
+        return open(new Dashboard(false), b -> b.header("Authorization", "Bearer " + DASHBOARD_TOKEN));
+    }
+
+    private Dashboard open(Dashboard dashboard, java.util.function.UnaryOperator<WebSocket.Builder> auth) {
+        dashboard.socket = auth.apply(http.newWebSocketBuilder())
+                .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard).join();
         return dashboard;
     }
 

@@ -23,8 +23,8 @@ class SlowClientIT {
     @Test
     void shouldIsolateAClientThatNeverReadsFromTheOthers() throws Exception {
         var channel = "slow-" + UUID.randomUUID().toString().substring(0, 8);
-        double closesBefore = metric(SERVER_CLOSES);
-        double sessionsBefore = metric("notify_sessions ");
+        double closesBefore = client.notifyMetric(SERVER_CLOSES);
+        double sessionsBefore = client.notifyMetric("notify_sessions ");
         try (var stuck = client.stuckDashboard(); var fast = client.dashboard(); var alsoFast = client.dashboard()) {
             for (var dashboard : List.of(stuck, fast, alsoFast)) {
                 dashboard.send(subscribe(channel));
@@ -52,8 +52,8 @@ class SlowClientIT {
                 assertThat(dashboard.closed).isNotDone();
             }
             // and the stuck client was disconnected by the server: behind (1013) or silent (4408), whichever first
-            await().atMost(Duration.ofSeconds(30)).until(() -> metric("notify_sessions ") == sessionsBefore + 2);
-            assertThat(metric(SERVER_CLOSES)).isGreaterThan(closesBefore);
+            await().atMost(Duration.ofSeconds(30)).until(() -> client.notifyMetric("notify_sessions ") == sessionsBefore + 2);
+            assertThat(client.notifyMetric(SERVER_CLOSES)).isGreaterThan(closesBefore);
         }
     }
 
@@ -73,16 +73,6 @@ class SlowClientIT {
 
     private static int units(PipelineClient.Dashboard dashboard) {
         return dashboard.ofType("data-unit").size();
-    }
-
-    private double metric(String prefix) {
-        return metric(java.util.regex.Pattern.compile(java.util.regex.Pattern.quote(prefix) + ".*"));
-    }
-
-    private double metric(java.util.regex.Pattern line) {
-        return client.get(stack.notifyUrl() + "/actuator/prometheus").body().lines()
-                .filter(l -> line.matcher(l).matches()).mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
-                .sum();
     }
 
     private static String subscribe(String channel) {
