@@ -1,8 +1,8 @@
 // handleSummary for the suites: the k6 JSON summary and a Markdown report (this run's figures next to the seed's)
 // into REPORT_DIR, and a plain-text digest on stdout. k6/run sets REPORT_DIR to the run's own directory and
 // passes the command line and machine in RUN_COMMAND and MACHINE.
-import { REPORT_DIR } from './config.js';
-import { INGEST_URL, NOTIFY_URL } from './config.js';
+import { REPORT_DIR, INGEST_URL, NOTIFY_URL } from './config.js';
+import { digest } from './summary.js';
 import { SMOKE } from './presets.js';
 
 // Read access to the summary's metrics that tolerates a metric with no samples.
@@ -38,26 +38,6 @@ export function pct(part, whole) {
 export function spread(m, name) {
   if (!m.has(name)) return 'n/a';
   return ['med', 'p(90)', 'p(95)', 'p(99)', 'max'].map((s) => fmtMs(m.trend(name, s))).join(' / ');
-}
-
-function digest(data) {
-  const lines = [];
-  for (const [name, metric] of Object.entries(data.metrics)) {
-    const v = metric.values;
-    if (metric.type === 'trend') {
-      lines.push(`${name}: avg=${v.avg.toFixed(1)} med=${v.med.toFixed(1)} p(90)=${v['p(90)'].toFixed(1)} p(95)=${v['p(95)'].toFixed(1)} p(99)=${(v['p(99)'] || 0).toFixed(1)} max=${v.max.toFixed(1)}`);
-    } else if (metric.type === 'rate') {
-      lines.push(`${name}: ${(v.rate * 100).toFixed(2)}% (${v.passes} of ${v.passes + v.fails})`);
-    } else if (metric.type === 'counter') {
-      lines.push(`${name}: ${v.count} (${v.rate.toFixed(1)}/s)`);
-    }
-    if (metric.thresholds) {
-      for (const [expr, result] of Object.entries(metric.thresholds)) {
-        lines.push(`  threshold ${expr}: ${result.ok ? 'ok' : 'FAILED'}`);
-      }
-    }
-  }
-  return lines.join('\n') + '\n';
 }
 
 function thresholdLines(data) {
