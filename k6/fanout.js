@@ -8,7 +8,7 @@ import exec from 'k6/execution';
 import { check } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 import { param, seconds, runChannel, SMOKE } from './lib/presets.js';
-import { postDecoded, listen, storedCount, waitFor } from './lib/pipeline.js';
+import { postDecoded, listen, storedCount, waitFor, noLossThresholds } from './lib/pipeline.js';
 import { reportFor, fmtInt, fmtMs, pct, spread } from './lib/report.js';
 import { FANOUT as SEED } from './lib/seeds.js';
 
@@ -41,13 +41,8 @@ export const options = {
     },
   },
   thresholds: {
-    http_req_failed: ['rate==0'],
-    checks: ['rate==1'],
-    ws_dropped: ['count==0'],
-    ws_errors: ['count==0'],
-    uplinks_accepted: [`count==${PLANNED}`],
+    ...noLossThresholds(PLANNED),
     deliveries: [`count==${EXPECTED_DELIVERIES}`],
-    data_units_stored: [`count==${PLANNED}`],
     time_lapse: [`p(95)<=${param('TIME_LAPSE_P95', 1000, 3000)}`],
     'http_req_duration{scenario:publisher}': ['p(99)>=0'],
   },

@@ -10,7 +10,7 @@ import exec from 'k6/execution';
 import { check, sleep } from 'k6';
 import { Counter, Trend, Rate } from 'k6/metrics';
 import { param, seconds, runChannel, SMOKE } from './lib/presets.js';
-import { postDecoded, listen, storedCount, waitFor } from './lib/pipeline.js';
+import { postDecoded, listen, storedCount, waitFor, noLossThresholds } from './lib/pipeline.js';
 import { reportFor, fmtInt, fmtMs, spread } from './lib/report.js';
 import { MANY_DEVICES as SEED } from './lib/seeds.js';
 
@@ -34,13 +34,8 @@ const timeLapse = new Trend('time_lapse', true);
 const recovered = new Rate('recovered');
 
 const thresholds = {
-  http_req_failed: ['rate==0'],
-  checks: ['rate==1'],
-  ws_dropped: ['count==0'],
-  ws_errors: ['count==0'],
-  uplinks_accepted: [`count==${PLANNED}`],
+  ...noLossThresholds(PLANNED),
   data_units_received: [`count==${PLANNED}`],
-  data_units_stored: [`count==${PLANNED}`],
 };
 for (const phase of PHASES) {
   thresholds[`time_lapse{phase:${phase}}`] = [`p(95)<=${param('TIME_LAPSE_P95', 1000, 3000)}`];

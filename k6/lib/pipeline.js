@@ -115,3 +115,16 @@ export function listen({ channel, dataUnits, alarms, done, deadlineMs, filters }
   check(confirmed, { 'subscriptions confirmed': (n) => n === wanted });
   return confirmed;
 }
+
+// What "nothing lost" means for every suite: no failed request or check, no message the server dropped for a
+// subscriber, and exactly `planned` uplinks accepted and stored. Suites add their delivery counts and latencies.
+export function noLossThresholds(planned) {
+  return {
+    http_req_failed: ['rate==0'],
+    checks: ['rate==1'],
+    ws_dropped: ['count==0'],
+    ws_errors: ['count==0'],
+    uplinks_accepted: [`count==${planned}`],
+    data_units_stored: [`count==${planned}`],
+  };
+}
