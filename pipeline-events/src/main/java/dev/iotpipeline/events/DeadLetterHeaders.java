@@ -1,6 +1,13 @@
 package dev.iotpipeline.events;
 
-/** Header names on uplinks.dead-letter records, which carry the original value unchanged. */
+/**
+ * Header names and values on dead-letter records (uplinks.dead-letter, events.dead-letter), which carry
+ * the original value unchanged.
+ *
+ * <p>Records dead-lettered by a consumer's error handler also carry spring-kafka's standard
+ * {@code kafka_dlt-*} headers (original topic, partition, offset, timestamp, consumer group, exception
+ * class, message and stack trace).
+ */
 public final class DeadLetterHeaders {
 
     public static final String CAUSE = "dlt-cause";
@@ -8,8 +15,26 @@ public final class DeadLetterHeaders {
     public static final String STAGE = "dlt-stage";
     public static final String DEVICE_TYPE = "dlt-device-type";
     public static final String CODEC = "dlt-codec";
+    /** {@code topic-partition@offset} of the original record. */
     public static final String SOURCE = "dlt-source";
+    /** ISO-8601 instant. */
     public static final String FAILED_AT = "dlt-failed-at";
+
+    /** {@link #STAGE}: the decoder (uplinks.dead-letter). */
+    public static final String STAGE_DECODE = "decode";
+    /** {@link #STAGE}: notify's history store writer (events.dead-letter). */
+    public static final String STAGE_STORE = "store";
+    /** {@link #STAGE}: the rules stream (events.dead-letter). */
+    public static final String STAGE_RULES = "rules";
+
+    /** {@link #CAUSE}: the value does not parse as its event. */
+    public static final String CAUSE_MALFORMED_EVENT = "malformed-event";
+    /** {@link #CAUSE}: the database refused the row for good (a constraint, a value it cannot hold). */
+    public static final String CAUSE_REJECTED_BY_STORE = "rejected-by-store";
+    /** {@link #CAUSE}: the consumer failed on the record for a reason retrying cannot fix. */
+    public static final String CAUSE_PROCESSING_ERROR = "processing-error";
+    /** {@link #CAUSE}: the decoder's output for the record can never be published (too large, unserializable). */
+    public static final String CAUSE_UNPUBLISHABLE = "unpublishable";
 
     private DeadLetterHeaders() {
     }

@@ -9,6 +9,11 @@ public enum PipelineTopic {
     UPLINKS_ENCODED("uplinks.encoded", false),
     DATA_UNITS("data-units", false),
     DEAD_LETTER("uplinks.dead-letter", false),
+    /**
+     * Records of data-units, alarms and alarm-commands that rules or notify's store writer can never
+     * process, value unchanged, cause in {@link DeadLetterHeaders}.
+     */
+    EVENTS_DEAD_LETTER("events.dead-letter", false),
     ALARMS("alarms", false),
     /** Operator actions on alarms (acknowledge), keyed by device id like data-units, for rules-service. */
     ALARM_COMMANDS("alarm-commands", false),
