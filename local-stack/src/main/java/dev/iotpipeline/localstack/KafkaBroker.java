@@ -57,7 +57,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     private synchronized void startProcess(Duration timeout) throws IOException, InterruptedException {
         Files.createDirectories(dir);
-        killStale();
+        stopStale(dir);
         var logDir = dir.resolve("logs");
         var config = dir.resolve("server.properties");
         Files.writeString(config, serverProperties(logDir));
@@ -80,6 +80,7 @@ public final class KafkaBroker implements AutoCloseable {
         }
         process = java(List.of("kafka.Kafka", config.toString()), logback, "-Xms256m", "-Xmx768m").start();
         Files.writeString(dir.resolve("broker.pid"), Long.toString(process.pid()));
+        Orphans.reapWhenParentDies(process.pid(), "TERM");
         awaitReady(timeout);
         log.info("Kafka broker up on {} (pid {}, data {})", bootstrapServers(), process.pid(), dir);
     }
@@ -140,8 +141,11 @@ public final class KafkaBroker implements AutoCloseable {
                 }
                 try {
                     if (portOpen() && !admin.describeCluster().nodes().get(4, TimeUnit.SECONDS).isEmpty()) {
+                        requireOwnCluster(admin.describeCluster().clusterId().get(4, TimeUnit.SECONDS));
                         return;
                     }
+                } catch (IOException notOurs) {
+                    throw notOurs;
                 } catch (Exception notYet) {
                     // still starting
                 }
@@ -149,6 +153,20 @@ public final class KafkaBroker implements AutoCloseable {
             }
         }
         throw new IOException("Kafka broker not ready within " + timeout + "; see " + dir.resolve("broker.log"));
+    }
+
+    /** The broker answering on our port must be the one formatted on our data, not another stack's. */
+    private void requireOwnCluster(String clusterId) throws IOException {
+        var meta = new java.util.Properties();
+        try (var in = Files.newInputStream(dir.resolve("logs").resolve("meta.properties"))) {
+            meta.load(in);
+        }
+        if (!clusterId.equals(meta.getProperty("cluster.id"))) {
+            process.destroyForcibly();
+            throw new IOException("The Kafka broker on " + bootstrapServers() + " is not ours (cluster " + clusterId
+                    + ", ours is " + meta.getProperty("cluster.id") + "): port " + port + " is taken by "
+                    + PortOwners.owner(port).orElse("another process"));
+        }
     }
 
     private boolean portOpen() {
@@ -161,7 +179,7 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     /** A broker left behind by a run that was killed would hold the port and the log directory lock. */
-    private void killStale() throws IOException, InterruptedException {
+    static void stopStale(Path dir) throws IOException {
         var pidFile = dir.resolve("broker.pid");
         if (!Files.exists(pidFile)) {
             return;
@@ -185,6 +203,14 @@ public final class KafkaBroker implements AutoCloseable {
                 process.destroyForcibly().waitFor();
             }
         }
+    }
+
+    public long pid() {
+        return process.pid();
+    }
+
+    public boolean isAlive() {
+        return process != null && process.isAlive();
     }
 
     /** Abrupt death, as on SIGKILL or a crashed machine; for fault tests. */

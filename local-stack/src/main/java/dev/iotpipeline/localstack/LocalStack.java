@@ -1,16 +1,10 @@
 package dev.iotpipeline.localstack;
 
-import dev.iotpipeline.decoder.DecoderApplication;
-import dev.iotpipeline.ingest.IngestApplication;
-import dev.iotpipeline.notify.NotifyApplication;
-import dev.iotpipeline.rules.RulesApplication;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.function.Supplier;
-import org.springframework.boot.SpringApplication;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -26,12 +20,30 @@ public final class LocalStack implements AutoCloseable {
         public static final Ports RANDOM = new Ports(0, 0, 0, 0);
     }
 
-    /** What the stack is started with; {@code properties} are passed to every service ("name=value"). */
+    /**
+     * What the stack is started with; {@code properties} are passed to every service ("name=value").
+     * {@code durable} keeps PostgreSQL's fsync, synchronous_commit and full_page_writes on; only tests that
+     * never kill PostgreSQL turn it off, for speed.
+     */
     public record Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions,
-            List<String> properties) {
+            List<String> properties, boolean durable) {
 
         public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions) {
-            this(dataDir, ports, deviceKey, dashboardToken, partitions, List.of());
+            this(dataDir, ports, deviceKey, dashboardToken, partitions, List.of(), true);
+        }
+
+        public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions,
+                List<String> properties) {
+            this(dataDir, ports, deviceKey, dashboardToken, partitions, properties, true);
+        }
+
+        int port(Service service) {
+            return switch (service) {
+                case INGEST -> ports.ingestPort();
+                case DECODER -> ports.decoderPort();
+                case RULES -> ports.rulesPort();
+                case NOTIFY -> ports.notifyPort();
+            };
         }
     }
 
@@ -70,7 +82,7 @@ public final class LocalStack implements AutoCloseable {
         Postgres postgres = null;
         try {
             broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort, Duration.ofSeconds(90));
-            postgres = Postgres.start(data.resolve("postgres"), postgresPort);
+            postgres = Postgres.start(data.resolve("postgres"), postgresPort, settings.durable());
             var infrastructure = new Infrastructure(broker.bootstrapServers(), postgres.jdbcUrl(), Postgres.USER, "");
             return new LocalStack(settings, infrastructure, broker, postgres).startServices();
         } catch (Exception e) {
@@ -91,21 +103,10 @@ public final class LocalStack implements AutoCloseable {
 
     private LocalStack startServices() throws Exception {
         try {
-            // Decoder first: it registers the built-in device types that ingest learns at startup.
-            decoder = start(DecoderApplication::application, settings.ports().decoderPort(), EXCLUDE + JDBC + "," + SECURITY);
-            rules = startRules(settings.ports().rulesPort());
-            notify = start(NotifyApplication::application, settings.ports().notifyPort(), EXCLUDE + SECURITY,
-                    "spring.datasource.url=" + infrastructure.jdbcUrl(),
-                    "spring.datasource.username=" + infrastructure.jdbcUser(),
-                    "spring.datasource.password=" + infrastructure.jdbcPassword(),
-                    "notify.tokens[0].token=" + settings.dashboardToken(),
-                    "notify.tokens[0].channels[0]=*");
-            // Ingest last, so nothing is accepted before the rest of the pipeline is there.
-            // The demo key serves load tests too, so its rate limit is far above what one machine can send.
-            ingest = start(IngestApplication::application, settings.ports().ingestPort(), EXCLUDE + JDBC,
-                    "ingest.api-keys[0].channel=*",
-                    "ingest.api-keys[0].key=" + settings.deviceKey(),
-                    "ingest.api-keys[0].rate-per-second=1000000");
+            decoder = start(Service.DECODER, settings.ports().decoderPort());
+            rules = start(Service.RULES, settings.ports().rulesPort());
+            notify = start(Service.NOTIFY, settings.ports().notifyPort());
+            ingest = start(Service.INGEST, settings.ports().ingestPort());
             return this;
         } catch (Exception e) {
             close();
@@ -114,15 +115,64 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /**
+     * Everything a service instance is started with ("name=value"), whether it shares this JVM with the
+     * others or runs as a process of its own from its exec jar: one definition for both.
+     */
+    static List<String> serviceProperties(Service service, Settings settings, Infrastructure infrastructure, int port,
+            boolean sharedJvm) {
+        var properties = new ArrayList<String>();
+        properties.add("server.port=" + port);
+        properties.add("spring.kafka.bootstrap-servers=" + infrastructure.bootstrapServers());
+        properties.add("spring.main.banner-mode=off");
+        if (sharedJvm) {
+            // The services share one logging system here, which would label every line with one name.
+            properties.add("logging.include-application-name=false");
+        }
+        properties.add(service.shortName() + ".kafka.partitions=" + settings.partitions());
+        if (sharedJvm) {
+            // The services share one classpath here, so each must opt out of what only another one uses.
+            properties.add(EXCLUDE + switch (service) {
+                case DECODER, RULES -> JDBC + "," + SECURITY;
+                case NOTIFY -> SECURITY;
+                case INGEST -> JDBC;
+            });
+        }
+        switch (service) {
+            case RULES -> {
+                properties.add("spring.kafka.streams.state-dir=" + settings.dataDir().toAbsolutePath()
+                        .resolve(sharedJvm ? "rules-streams" : "rules-streams-" + port));
+                properties.add("spring.kafka.streams.replication-factor=1");
+            }
+            case NOTIFY -> {
+                properties.add("spring.datasource.url=" + infrastructure.jdbcUrl());
+                properties.add("spring.datasource.username=" + infrastructure.jdbcUser());
+                properties.add("spring.datasource.password=" + infrastructure.jdbcPassword());
+                properties.add("notify.tokens[0].token=" + settings.dashboardToken());
+                properties.add("notify.tokens[0].channels[0]=*");
+            }
+            case INGEST -> {
+                // The demo key serves load tests too, so its rate limit is far above what one machine can send.
+                properties.add("ingest.api-keys[0].channel=*");
+                properties.add("ingest.api-keys[0].key=" + settings.deviceKey());
+                properties.add("ingest.api-keys[0].rate-per-second=1000000");
+            }
+            case DECODER -> {
+            }
+        }
+        properties.addAll(settings.properties());
+        return properties;
+    }
+
+    /**
      * Stops the decoder, runs {@code whileStopped}, and starts it again on the same port and settings, the
-     * way an operator restarts one instance; for fault and replay tests.
+     * way an operator restarts one instance; for replay tests.
      */
     public synchronized void restartDecoder(Runnable whileStopped) {
-        int port = Integer.parseInt(decoder.getEnvironment().getProperty("local.server.port"));
+        int port = port(decoder);
         services.remove(decoder);
         decoder.close();
         whileStopped.run();
-        decoder = start(DecoderApplication::application, port, EXCLUDE + JDBC + "," + SECURITY);
+        decoder = start(Service.DECODER, port);
     }
 
     /**
@@ -140,40 +190,25 @@ public final class LocalStack implements AutoCloseable {
 
     /** Stops rules-service and starts it again on the same port and state directory. */
     public synchronized void restartRules() {
-        int port = Integer.parseInt(rules.getEnvironment().getProperty("local.server.port"));
+        int port = port(rules);
         services.remove(rules);
         rules.close();
-        rules = startRules(port);
+        rules = start(Service.RULES, port);
     }
 
-    private ConfigurableApplicationContext startRules(int port) {
-        return start(RulesApplication::application, port, EXCLUDE + JDBC + "," + SECURITY,
-                "spring.kafka.streams.state-dir=" + settings.dataDir().toAbsolutePath().resolve("rules-streams"),
-                "spring.kafka.streams.replication-factor=1");
-    }
-
-    private ConfigurableApplicationContext start(Supplier<SpringApplication> application, int port, String... properties) {
-        var args = new ArrayList<String>();
-        args.add("--server.port=" + port);
-        args.add("--spring.kafka.bootstrap-servers=" + infrastructure.bootstrapServers());
-        args.add("--spring.main.banner-mode=off");
-        // The services share one logging system here, which would label every line with one name.
-        args.add("--logging.include-application-name=false");
-        for (var partitionsProperty : List.of("ingest", "decoder", "rules", "notify")) {
-            args.add("--" + partitionsProperty + ".kafka.partitions=" + settings.partitions());
-        }
-        for (var property : properties) {
-            args.add("--" + property);
-        }
-        for (var property : settings.properties()) {
-            args.add("--" + property);
-        }
-        var app = application.get();
+    private ConfigurableApplicationContext start(Service service, int port) {
+        var args = serviceProperties(service, settings, infrastructure, port, true).stream()
+                .map(property -> "--" + property).toArray(String[]::new);
+        var app = service.application();
         // One shutdown hook for the whole stack (see LocalStackMain), so services stop before Kafka does.
         app.setRegisterShutdownHook(false);
-        var context = app.run(args.toArray(String[]::new));
+        var context = app.run(args);
         services.add(context);
         return context;
+    }
+
+    private static int port(ConfigurableApplicationContext context) {
+        return Integer.parseInt(context.getEnvironment().getProperty("local.server.port"));
     }
 
     public String bootstrapServers() {

@@ -1,10 +1,14 @@
 package dev.iotpipeline.localstack;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The "run" command: starts the whole pipeline on this machine and keeps it running until Ctrl-C.
+ * The "run" command: starts the whole pipeline on this machine and keeps it running until Ctrl-C, with
+ * the services in this JVM (the default) or, with {@code --processes}, each instance a process of its own.
  * Settings come from environment variables so the same command works in scripts and CI.
  */
 public final class LocalStackMain {
@@ -13,16 +17,52 @@ public final class LocalStackMain {
     }
 
     public static void main(String[] args) throws Exception {
+        boolean processes = List.of(args).contains("--processes");
         var dataDir = Path.of(env("IOT_DATA_DIR", "data")).toAbsolutePath();
         var settings = new LocalStack.Settings(dataDir,
                 new LocalStack.Ports(port("IOT_INGEST_PORT", 8080), port("IOT_DECODER_PORT", 8081),
                         port("IOT_RULES_PORT", 8082), port("IOT_NOTIFY_PORT", 8083)),
                 env("IOT_DEVICE_KEY", "demo-device-key"), env("IOT_DASHBOARD_TOKEN", "demo-dashboard-token"),
-                port("IOT_PARTITIONS", 3));
+                port("IOT_PARTITIONS", 3), List.of(), true);
         int kafkaPort = port("IOT_KAFKA_PORT", 9092);
+        int controllerPort = port("IOT_KAFKA_CONTROLLER_PORT", kafkaPort + 1);
+        int postgresPort = port("IOT_POSTGRES_PORT", 5433);
+        var extra = extraInstances(settings);
+
+        // Our own broker and PostgreSQL left behind by a killed run hold our ports: stop them first, then
+        // refuse to start if anything else holds a port we need.
+        KafkaBroker.stopStale(dataDir.resolve("kafka"));
+        Postgres.stopStale(dataDir.resolve("postgres"));
+        var ports = new LinkedHashMap<String, Integer>();
+        for (var service : Service.values()) {
+            ports.put(service.shortName(), settings.port(service));
+        }
+        extra.forEach(e -> ports.put(e.service().shortName() + " #" + e.port(), e.port()));
+        ports.put("kafka", kafkaPort);
+        ports.put("kafka controller", controllerPort);
+        ports.put("postgres", postgresPort);
+        try {
+            PortOwners.requireFree(ports);
+        } catch (IllegalStateException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+        }
+
         var started = System.nanoTime();
-        var stack = LocalStack.startEmbedded(settings, kafkaPort, port("IOT_KAFKA_CONTROLLER_PORT", kafkaPort + 1),
-                port("IOT_POSTGRES_PORT", 5433));
+        AutoCloseable stack;
+        String summary;
+        if (processes) {
+            var processStack = ProcessStack.start(settings, root(), kafkaPort, controllerPort, postgresPort);
+            stack = processStack;
+            for (var instance : extra) {
+                processStack.startInstance(instance.service(), instance.port());
+            }
+            summary = processSummary(processStack);
+        } else {
+            var localStack = LocalStack.startEmbedded(settings, kafkaPort, controllerPort, postgresPort);
+            stack = localStack;
+            summary = "";
+        }
         var stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("Stopping the pipeline...");
@@ -33,17 +73,18 @@ public final class LocalStackMain {
             }
             stopped.countDown();
         }, "local-stack-shutdown"));
+        var url = (java.util.function.Function<Service, String>) s -> "http://127.0.0.1:" + settings.port(s);
         System.out.printf("""
 
-                iot-pipeline is running (started in %.1f s). Data: %s
+                iot-pipeline is running (started in %.1f s%s). Data: %s
 
                   ingest   %s   POST /sensor-data/{channel}/encoded/{deviceType}
                   decoder  %s   GET  /device-types
                   rules    %s   GET|POST /rules
                   notify   %s   GET  /data-units, WebSocket %s
-                  kafka    %s
-                  postgres %s
-
+                  kafka    127.0.0.1:%d
+                  postgres jdbc:postgresql://127.0.0.1:%d/%s (fsync, synchronous_commit and full_page_writes on)
+                %s
                   device key       %s   (Authorization: Bearer <key>, any channel)
                   dashboard token  %s   (Authorization: Bearer <token>, all channels)
 
@@ -54,11 +95,52 @@ public final class LocalStackMain {
 
                 Ctrl-C stops everything.
                 READY
-                %n""", (System.nanoTime() - started) / 1e9, dataDir, stack.ingestUrl(), stack.decoderUrl(),
-                stack.rulesUrl(), stack.notifyUrl(), stack.notifyWebSocketUrl(), stack.bootstrapServers(),
-                stack.infrastructure().jdbcUrl(), settings.deviceKey(), settings.dashboardToken(), stack.ingestUrl(),
-                settings.deviceKey());
+                %n""", (System.nanoTime() - started) / 1e9, processes ? ", one process per service" : "", dataDir,
+                url.apply(Service.INGEST), url.apply(Service.DECODER), url.apply(Service.RULES),
+                url.apply(Service.NOTIFY), url.apply(Service.NOTIFY).replaceFirst("^http", "ws") + "/ws", kafkaPort,
+                postgresPort, Postgres.DATABASE, summary, settings.deviceKey(), settings.dashboardToken(),
+                url.apply(Service.INGEST), settings.deviceKey());
         stopped.await();
+    }
+
+    private record Extra(Service service, int port) {
+    }
+
+    /**
+     * IOT_INSTANCES="decoder=2,rules=2,notify=2" runs that many instances of a service in process mode; the
+     * n-th extra instance listens on the service's port + 100 * n.
+     */
+    private static List<Extra> extraInstances(LocalStack.Settings settings) {
+        var extra = new ArrayList<Extra>();
+        var spec = env("IOT_INSTANCES", "");
+        for (var part : spec.split(",")) {
+            if (part.isBlank()) {
+                continue;
+            }
+            var nameAndCount = part.trim().split("=");
+            var service = Service.named(nameAndCount[0].trim());
+            int count = Integer.parseInt(nameAndCount[1].trim());
+            for (int n = 1; n < count; n++) {
+                extra.add(new Extra(service, settings.port(service) + 100 * n));
+            }
+        }
+        return extra;
+    }
+
+    private static String processSummary(ProcessStack stack) {
+        var lines = new StringBuilder("\n  processes (logs in data/logs/):\n");
+        lines.append(String.format("    %-8s pid %d%n", "kafka", stack.broker().pid()));
+        lines.append(String.format("    %-8s pid %d%n", "postgres", stack.postgresPid()));
+        for (var instance : stack.instances()) {
+            lines.append(String.format("    %-8s pid %d   %s%n", instance.service().shortName(), instance.pid(),
+                    instance.url()));
+        }
+        return lines.toString();
+    }
+
+    /** The checkout the exec jars are built in: IOT_HOME, else the working directory (./pipeline cds there). */
+    static Path root() {
+        return Path.of(env("IOT_HOME", ".")).toAbsolutePath().normalize();
     }
 
     private static String env(String name, String fallback) {

@@ -5,6 +5,9 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Optional;
 
 /** A real PostgreSQL server (zonky's binaries from Maven Central) whose data directory survives restarts. */
 final class Postgres implements AutoCloseable {
@@ -14,41 +17,155 @@ final class Postgres implements AutoCloseable {
 
     private final EmbeddedPostgres server;
     private final Path dir;
+    private final boolean durable;
 
-    private Postgres(EmbeddedPostgres server, Path dir) {
+    private Postgres(EmbeddedPostgres server, Path dir, boolean durable) {
         this.server = server;
         this.dir = dir;
+        this.durable = durable;
     }
 
-    static Postgres start(Path dir, int port) throws IOException, SQLException {
+    /**
+     * Starts the server on {@code dir}. Durable means PostgreSQL's own defaults: zonky starts the server
+     * with {@code -F} (fsync off) and {@code synchronous_commit=off}, which lose committed rows when the
+     * server is killed; only tests that never kill it may ask for that.
+     */
+    static Postgres start(Path dir, int port, boolean durable) throws IOException, SQLException {
         Files.createDirectories(dir);
-        var server = EmbeddedPostgres.builder()
+        stopStale(dir);
+        var durability = durable ? "on" : "off";
+        var builder = EmbeddedPostgres.builder()
                 .setDataDirectory(dir.toAbsolutePath())
                 .setCleanDataDirectory(false)
                 .setPort(port)
+                .setPGStartupWait(Duration.ofSeconds(60))
                 .setServerConfig("max_connections", "200")
-                .start();
+                // Later -c options override zonky's -F, so these are what the server runs with.
+                .setServerConfig("fsync", durability)
+                .setServerConfig("synchronous_commit", durability)
+                .setServerConfig("full_page_writes", durability);
+        var server = startWithRetry(builder);
         try (var connection = server.getPostgresDatabase().getConnection();
-                var statement = connection.createStatement();
-                var exists = statement.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
-            if (!exists.next()) {
-                statement.execute("CREATE DATABASE " + DATABASE);
+                var statement = connection.createStatement()) {
+            requireOwnServer(statement, dir, port);
+            try (var exists = statement.executeQuery(
+                    "SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
+                if (exists.next()) {
+                    return started(server, dir, durable);
+                }
+            }
+            statement.execute("CREATE DATABASE " + DATABASE);
+        }
+        return started(server, dir, durable);
+    }
+
+    private static Postgres started(EmbeddedPostgres server, Path dir, boolean durable) {
+        var postgres = new Postgres(server, dir, durable);
+        postgres.pid().ifPresent(pid -> Orphans.reapWhenParentDies(pid, "INT"));
+        return postgres;
+    }
+
+    /** The server that answered on our port must be the one on our data directory, not another stack's. */
+    private static void requireOwnServer(java.sql.Statement statement, Path dir, int port)
+            throws SQLException, IOException {
+        try (var rs = statement.executeQuery("SHOW data_directory")) {
+            rs.next();
+            if (!Path.of(rs.getString(1)).toRealPath().equals(dir.toRealPath())) {
+                throw new IOException("The PostgreSQL on port " + port + " is not ours (data " + rs.getString(1)
+                        + "): the port is taken by " + PortOwners.owner(port).orElse("another process"));
             }
         }
-        return new Postgres(server, dir);
+    }
+
+    /**
+     * After a kill -9 of the postmaster its backends linger for a moment holding the shared memory, and
+     * PostgreSQL refuses to start until they are gone: try again for a while rather than fail the restart.
+     */
+    private static EmbeddedPostgres startWithRetry(EmbeddedPostgres.Builder builder) throws IOException {
+        var deadline = Instant.now().plusSeconds(30);
+        while (true) {
+            try {
+                return builder.start();
+            } catch (IOException | RuntimeException e) {
+                if (Instant.now().isAfter(deadline)) {
+                    throw e;
+                }
+                try {
+                    Thread.sleep(500);
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new IOException("interrupted while starting PostgreSQL", interrupted);
+                }
+            }
+        }
+    }
+
+    /** A PostgreSQL left running on this data directory by a run that was killed: stop it before starting ours. */
+    static void stopStale(Path dir) {
+        postmasterPid(dir).flatMap(ProcessHandle::of)
+                .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(false))
+                .ifPresent(stale -> {
+                    org.slf4j.LoggerFactory.getLogger(Postgres.class)
+                            .warn("Stopping a PostgreSQL left over from an earlier run (pid {})", stale.pid());
+                    Orphans.signal(stale.pid(), "INT");
+                    stale.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
+                            .exceptionally(t -> null).join();
+                    stale.destroyForcibly();
+                });
+    }
+
+    static Optional<Long> postmasterPid(Path dir) {
+        try {
+            var pidFile = dir.resolve("postmaster.pid");
+            if (!Files.exists(pidFile)) {
+                return Optional.empty();
+            }
+            return Files.readAllLines(pidFile).stream().findFirst().map(String::trim).map(Long::parseLong);
+        } catch (IOException | NumberFormatException e) {
+            return Optional.empty();
+        }
+    }
+
+    Optional<Long> pid() {
+        return postmasterPid(dir).filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
     }
 
     String jdbcUrl() {
         return server.getJdbcUrl(USER, DATABASE);
     }
 
-    /** Starts the server again on the same port and data, after {@link #close}. */
+    int port() {
+        return server.getPort();
+    }
+
+    Path dir() {
+        return dir;
+    }
+
+    /** Starts the server again on the same port and data, after {@link #close} or {@link #kill}. */
     Postgres restart() throws IOException, SQLException {
-        return start(dir, server.getPort());
+        return start(dir, server.getPort(), durable);
+    }
+
+    /** Abrupt death of the postmaster, as on a crash; for fault tests. */
+    void kill() {
+        pid().ifPresent(pid -> {
+            Orphans.signal(pid, "KILL");
+            ProcessHandle.of(pid).ifPresent(p -> p.onExit().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
+                    .exceptionally(t -> null).join());
+        });
+        try {
+            // Releases zonky's lock on the data directory; its pg_ctl stop finds no server and returns.
+            server.close();
+        } catch (IOException | RuntimeException expected) {
+            // the server is already gone
+        }
     }
 
     @Override
     public void close() throws IOException {
-        server.close();
+        if (pid().isPresent()) {
+            server.close();
+        }
     }
 }

@@ -72,7 +72,9 @@ final class EmbeddedStack {
                         "notify.websocket.max-queued-messages=256",
                         "notify.websocket.slow-client-close-after=2s",
                         "notify.websocket.heartbeat-interval=1s",
-                        "notify.websocket.idle-timeout=5s"));
+                        "notify.websocket.idle-timeout=5s"),
+                // Speed over durability: these tests never kill PostgreSQL (the fault suite runs durable).
+                false);
     }
 
     static int freePort() {

@@ -1,0 +1,281 @@
+package dev.iotpipeline.localstack;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The pipeline as separate processes: the embedded broker and PostgreSQL, and every service instance
+ * started from its exec jar, so that any of them can be killed with SIGKILL and started again.
+ */
+public final class ProcessStack implements AutoCloseable {
+
+    /** One running service process. */
+    public static final class Instance {
+
+        private final Service service;
+        private final int port;
+        private final Path log;
+        private volatile Process process;
+
+        private Instance(Service service, int port, Path log) {
+            this.service = service;
+            this.port = port;
+            this.log = log;
+        }
+
+        public Service service() {
+            return service;
+        }
+
+        public int port() {
+            return port;
+        }
+
+        public long pid() {
+            return process.pid();
+        }
+
+        public boolean isAlive() {
+            return process != null && process.isAlive();
+        }
+
+        public String url() {
+            return "http://127.0.0.1:" + port;
+        }
+
+        public Path log() {
+            return log;
+        }
+
+        @Override
+        public String toString() {
+            return service.shortName() + ":" + port + (process == null ? "" : " (pid " + process.pid() + ")");
+        }
+    }
+
+    private static final Logger log = LoggerFactory.getLogger(ProcessStack.class);
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
+
+    private final LocalStack.Settings settings;
+    private final Path root;
+    private final KafkaBroker broker;
+    private volatile Postgres postgres;
+    private final Infrastructure infrastructure;
+    private final List<Instance> instances = new CopyOnWriteArrayList<>();
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+
+    private ProcessStack(LocalStack.Settings settings, Path root, KafkaBroker broker, Postgres postgres) {
+        this.settings = settings;
+        this.root = root;
+        this.broker = broker;
+        this.postgres = postgres;
+        this.infrastructure = new Infrastructure(broker.bootstrapServers(), postgres.jdbcUrl(), Postgres.USER, "");
+    }
+
+    /**
+     * Starts the broker and PostgreSQL under the data directory, then one instance of each service on the
+     * ports of {@code settings} (which must be fixed: a restarted instance comes back on its own port).
+     */
+    public static ProcessStack start(LocalStack.Settings settings, Path root, int kafkaPort, int kafkaControllerPort,
+            int postgresPort) throws Exception {
+        var data = settings.dataDir().toAbsolutePath();
+        var broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort, Duration.ofSeconds(90));
+        Postgres postgres;
+        try {
+            postgres = Postgres.start(data.resolve("postgres"), postgresPort, settings.durable());
+        } catch (Exception e) {
+            broker.close();
+            throw e;
+        }
+        var stack = new ProcessStack(settings, root, broker, postgres);
+        try {
+            // The consumers start side by side (they need only Kafka and PostgreSQL), ingest after them.
+            var consumers = new ArrayList<Instance>();
+            for (var service : List.of(Service.DECODER, Service.RULES, Service.NOTIFY)) {
+                consumers.add(stack.spawn(service, settings.port(service)));
+            }
+            for (var instance : consumers) {
+                stack.awaitReady(instance);
+            }
+            stack.startInstance(Service.INGEST, settings.port(Service.INGEST));
+            return stack;
+        } catch (Exception e) {
+            stack.close();
+            throw e;
+        }
+    }
+
+    /** Starts one more instance of a service on {@code port} and waits until it reports ready. */
+    public Instance startInstance(Service service, int port) throws IOException, InterruptedException {
+        var instance = spawn(service, port);
+        awaitReady(instance);
+        return instance;
+    }
+
+    private Instance spawn(Service service, int port) throws IOException {
+        var logFile = settings.dataDir().toAbsolutePath().resolve("logs")
+                .resolve(service.shortName() + "-" + port + ".log");
+        var instance = new Instance(service, port, logFile);
+        instances.add(instance);
+        spawn(instance);
+        return instance;
+    }
+
+    private void launch(Instance instance) throws IOException, InterruptedException {
+        spawn(instance);
+        awaitReady(instance);
+    }
+
+    private void spawn(Instance instance) throws IOException {
+        Files.createDirectories(instance.log.getParent());
+        var command = new ArrayList<String>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(Arrays.asList(System.getenv().getOrDefault("IOT_SERVICE_JAVA_OPTS",
+                "-Xmx512m -XX:+UseSerialGC").trim().split("\\s+")));
+        command.add("-jar");
+        command.add(execJar(instance.service).toString());
+        for (var property : LocalStack.serviceProperties(instance.service, settings, infrastructure, instance.port,
+                false)) {
+            command.add("--" + property);
+        }
+        instance.process = new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(instance.log.toFile()))
+                .start();
+        Orphans.reapWhenParentDies(instance.process.pid(), "TERM");
+    }
+
+    private Path execJar(Service service) throws IOException {
+        var target = root.resolve(service.module()).resolve("target");
+        try (var jars = Files.list(target)) {
+            return jars.filter(p -> p.getFileName().toString().startsWith(service.module() + "-")
+                            && p.getFileName().toString().endsWith("-exec.jar"))
+                    .findFirst()
+                    .orElseThrow(() -> new IOException("No exec jar of " + service.module() + " in " + target
+                            + ": build first (./mvnw -DskipTests package)"));
+        }
+    }
+
+    /** Waits for readiness: for the consumers that includes owning their partitions, not just an open port. */
+    private void awaitReady(Instance instance) throws IOException, InterruptedException {
+        var deadline = Instant.now().plus(READY_TIMEOUT);
+        while (Instant.now().isBefore(deadline)) {
+            if (!instance.process.isAlive()) {
+                throw new IOException(instance + " exited with " + instance.process.exitValue() + "; see "
+                        + instance.log);
+            }
+            if (ready(instance)) {
+                log.info("{} ready", instance);
+                return;
+            }
+            Thread.sleep(250);
+        }
+        throw new IOException(instance + " not ready within " + READY_TIMEOUT + "; see " + instance.log);
+    }
+
+    /** Whether the instance answers its readiness probe with 200. */
+    public boolean ready(Instance instance) {
+        try {
+            var response = http.send(HttpRequest.newBuilder(URI.create(instance.url() + "/actuator/health/readiness"))
+                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
+            return response.statusCode() == 200;
+        } catch (IOException e) {
+            return false;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
+        }
+    }
+
+    /** SIGKILL: no shutdown hook runs, nothing is flushed or committed. */
+    public void kill(Instance instance) throws InterruptedException {
+        if (instance.isAlive()) {
+            instance.process.destroyForcibly();
+            instance.process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+
+    /** Starts a killed or stopped instance again on its own port (so with its own static group membership). */
+    public void restart(Instance instance) throws IOException, InterruptedException {
+        if (instance.isAlive()) {
+            throw new IllegalStateException(instance + " is still running");
+        }
+        launch(instance);
+    }
+
+    /** Graceful stop (SIGTERM), and forgets the instance: scaling in. */
+    public void stop(Instance instance) throws InterruptedException {
+        if (instance.isAlive()) {
+            instance.process.destroy();
+            if (!instance.process.waitFor(60, TimeUnit.SECONDS)) {
+                instance.process.destroyForcibly().waitFor();
+            }
+        }
+        instances.remove(instance);
+    }
+
+    public List<Instance> instances() {
+        return List.copyOf(instances);
+    }
+
+    public Instance first(Service service) {
+        return instances.stream().filter(i -> i.service == service).findFirst()
+                .orElseThrow(() -> new IllegalStateException("no " + service.shortName() + " instance"));
+    }
+
+    public KafkaBroker broker() {
+        return broker;
+    }
+
+    /** kill -9 of the postmaster. */
+    public void killPostgres() {
+        postgres.kill();
+    }
+
+    public void restartPostgres() throws Exception {
+        postgres = postgres.restart();
+    }
+
+    public Infrastructure infrastructure() {
+        return infrastructure;
+    }
+
+    public LocalStack.Settings settings() {
+        return settings;
+    }
+
+    public String url(Service service) {
+        return first(service).url();
+    }
+
+    public long postgresPid() {
+        return postgres.pid().orElse(-1L);
+    }
+
+    @Override
+    public void close() throws Exception {
+        var reversed = new ArrayList<>(instances);
+        Collections.reverse(reversed);
+        // Ingest first, so nothing more is accepted; then the consumers finish their batches.
+        for (var instance : reversed) {
+            stop(instance);
+        }
+        postgres.close();
+        broker.close();
+    }
+}
