@@ -218,6 +218,22 @@ public final class ProcessStack implements AutoCloseable {
         launch(instance);
     }
 
+    /** Starts killed instances again: the consumers side by side, then ingest, as at first start. */
+    public void restartAll(List<Instance> killed) throws IOException, InterruptedException {
+        var consumers = killed.stream().filter(i -> i.service != Service.INGEST).toList();
+        for (var instance : consumers) {
+            spawn(instance);
+        }
+        for (var instance : consumers) {
+            awaitReady(instance);
+        }
+        for (var instance : killed) {
+            if (instance.service == Service.INGEST) {
+                launch(instance);
+            }
+        }
+    }
+
     /** Graceful stop (SIGTERM), and forgets the instance: scaling in. */
     public void stop(Instance instance) throws InterruptedException {
         if (instance.isAlive()) {

@@ -1,0 +1,298 @@
+package dev.iotpipeline.localstack;
+
+import dev.iotpipeline.events.DeadLetterHeaders;
+import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.events.PipelineTopic;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import java.util.function.BiConsumer;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * Checks the pipeline's one promise for a set of accepted uplinks: each ends as exactly one stored data
+ * unit or one dead letter, and each device's data units reach Kafka in the order the device sent them.
+ * It reads what the pipeline really wrote (PostgreSQL, the dead-letter topics, the data-units topic).
+ */
+public final class InvariantChecker {
+
+    /** One uplink answered 202: its id, its device, and its place in that device's sending order. */
+    public record Accepted(UUID id, String deviceId, long seq) {
+
+        static Accepted parse(String line) {
+            var fields = line.split(",");
+            return new Accepted(UUID.fromString(fields[0].trim()), fields[1].trim(), Long.parseLong(fields[2].trim()));
+        }
+
+        String line() {
+            return id + "," + deviceId + "," + seq;
+        }
+    }
+
+    /** Where the checker reads from. */
+    public record Sources(String bootstrapServers, String jdbcUrl, String jdbcUser, String jdbcPassword) {
+    }
+
+    /**
+     * The outcome. {@code deadLetterRedeliveries} counts dead-letter records beyond the first for one
+     * uplink: a consumer that crashed after writing a dead letter writes it again (at-least-once), and,
+     * like a data unit written twice under one id, that is one dead letter, not two.
+     */
+    public record Report(int accepted, int stored, int deadLettered, List<UUID> missing, List<UUID> doubled,
+            Map<String, Integer> outOfOrderByDevice, int deadLetterRedeliveries, Map<String, Integer> deadLetterCauses) {
+
+        public boolean ok() {
+            return missing.isEmpty() && doubled.isEmpty() && outOfOrderByDevice.isEmpty();
+        }
+
+        public int outOfOrder() {
+            return outOfOrderByDevice.values().stream().mapToInt(Integer::intValue).sum();
+        }
+
+        public String summary() {
+            return "accepted=%d stored=%d dead-lettered=%d missing=%d doubled=%d out-of-order=%d (devices %d)%s"
+                    .formatted(accepted, stored, deadLettered, missing.size(), doubled.size(), outOfOrder(),
+                            outOfOrderByDevice.size(), deadLetterCauses.isEmpty() ? "" : " causes=" + deadLetterCauses);
+        }
+
+        public String details() {
+            var text = new StringBuilder(summary());
+            missing.stream().limit(20).forEach(id -> text.append("\n  missing ").append(id));
+            doubled.stream().limit(20).forEach(id -> text.append("\n  doubled ").append(id));
+            outOfOrderByDevice.forEach((device, n) -> text.append("\n  out of order: ").append(device)
+                    .append(" (").append(n).append(" inversions)"));
+            return text.toString();
+        }
+    }
+
+    private static final String MAIN_UNIT = "data-unit";
+
+    private final Sources sources;
+
+    public InvariantChecker(Sources sources) {
+        this.sources = sources;
+    }
+
+    public Report check(List<Accepted> accepted) throws SQLException {
+        var byId = new LinkedHashMap<UUID, Accepted>();
+        accepted.forEach(a -> byId.put(a.id(), a));
+        var stored = new HashMap<UUID, Integer>();
+        var extraUnits = new HashSet<UUID>();
+        readStore(byId.keySet(), stored, extraUnits);
+
+        var deadLetters = new HashMap<UUID, Integer>();
+        var causes = new TreeMap<String, Integer>();
+        readTopic(PipelineTopic.DEAD_LETTER.topicName(), (record, json) -> {
+            var id = uuid(json, "id");
+            if (id != null && byId.containsKey(id)) {
+                deadLetters.merge(id, 1, Integer::sum);
+                causes.merge(header(record, DeadLetterHeaders.CAUSE), 1, Integer::sum);
+            }
+        });
+        readTopic(PipelineTopic.EVENTS_DEAD_LETTER.topicName(), (record, json) -> {
+            // A data unit the store writer could never store is its uplink's dead letter.
+            var uplinkId = uuid(json, "uplinkId");
+            var unitId = uuid(json, "id");
+            if (DeadLetterHeaders.STAGE_STORE.equals(header(record, DeadLetterHeaders.STAGE)) && uplinkId != null
+                    && byId.containsKey(uplinkId) && Ids.derive(uplinkId, MAIN_UNIT).equals(unitId)) {
+                deadLetters.merge(uplinkId, 1, Integer::sum);
+                causes.merge(header(record, DeadLetterHeaders.CAUSE), 1, Integer::sum);
+            }
+        });
+
+        var missing = new ArrayList<UUID>();
+        var doubled = new ArrayList<UUID>();
+        int storedCount = 0;
+        int deadCount = 0;
+        int redeliveries = 0;
+        for (var id : byId.keySet()) {
+            int s = stored.getOrDefault(id, 0);
+            int d = deadLetters.getOrDefault(id, 0);
+            storedCount += s > 0 ? 1 : 0;
+            deadCount += d > 0 ? 1 : 0;
+            redeliveries += Math.max(0, d - 1);
+            if (s == 0 && d == 0) {
+                missing.add(id);
+            } else if ((s > 0 && d > 0) || extraUnits.contains(id)) {
+                doubled.add(id);
+            }
+        }
+        return new Report(byId.size(), storedCount, deadCount, missing, doubled, outOfOrder(byId), redeliveries, causes);
+    }
+
+    /** Main data units by uplink; a second, different non-history data unit of one uplink is a doubling. */
+    private void readStore(Set<UUID> uplinks, Map<UUID, Integer> stored, Set<UUID> extraUnits) throws SQLException {
+        try (var connection = DriverManager.getConnection(sources.jdbcUrl(), sources.jdbcUser(), sources.jdbcPassword());
+                var statement = connection.prepareStatement("""
+                        SELECT id, uplink_id, body->'attributes'->>'history' FROM data_units
+                        WHERE uplink_id = ANY(?)""")) {
+            var all = new ArrayList<>(uplinks);
+            for (int from = 0; from < all.size(); from += 5000) {
+                var chunk = all.subList(from, Math.min(all.size(), from + 5000));
+                statement.setArray(1, connection.createArrayOf("uuid", chunk.toArray()));
+                try (var rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        var id = rows.getObject(1, UUID.class);
+                        var uplinkId = rows.getObject(2, UUID.class);
+                        if (id.equals(Ids.derive(uplinkId, MAIN_UNIT))) {
+                            stored.merge(uplinkId, 1, Integer::sum);
+                        } else if (rows.getString(3) == null) {
+                            extraUnits.add(uplinkId);
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /** Per device, the first appearance of each main data unit in data-units must follow the sending order. */
+    private Map<String, Integer> outOfOrder(Map<UUID, Accepted> byId) {
+        var seen = new HashSet<UUID>();
+        var lastSeq = new HashMap<String, Long>();
+        var inversions = new TreeMap<String, Integer>();
+        readTopic(PipelineTopic.DATA_UNITS.topicName(), (record, json) -> {
+            var uplinkId = uuid(json, "uplinkId");
+            var accepted = uplinkId == null ? null : byId.get(uplinkId);
+            if (accepted == null || !Ids.derive(uplinkId, MAIN_UNIT).equals(uuid(json, "id"))
+                    || !seen.add(uplinkId)) {
+                return;
+            }
+            var last = lastSeq.get(accepted.deviceId());
+            if (last != null && accepted.seq() < last) {
+                inversions.merge(accepted.deviceId(), 1, Integer::sum);
+            } else {
+                lastSeq.put(accepted.deviceId(), accepted.seq());
+            }
+        });
+        return inversions;
+    }
+
+    /** Reads a topic from its beginning to the end offsets of now; values that are not JSON arrive as null. */
+    private void readTopic(String topic, BiConsumer<ConsumerRecord<String, byte[]>, JsonNode> handler) {
+        var props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, sources.bootstrapServers());
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
+        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "invariant-checker-" + topic);
+        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+            var infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+            if (infos == null || infos.isEmpty()) {
+                return;
+            }
+            var partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            var remaining = new HashMap<>(consumer.endOffsets(partitions));
+            var deadline = Instant.now().plusSeconds(120);
+            while (true) {
+                remaining.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
+                if (remaining.isEmpty()) {
+                    return;
+                }
+                if (Instant.now().isAfter(deadline)) {
+                    throw new IllegalStateException("could not read " + topic + " to its end within 120 s");
+                }
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    handler.accept(record, json(record.value()));
+                }
+            }
+        }
+    }
+
+    private static JsonNode json(byte[] value) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return EventJson.mapper().readTree(value);
+        } catch (RuntimeException poison) {
+            return null;
+        }
+    }
+
+    private static UUID uuid(JsonNode json, String field) {
+        if (json == null || !json.hasNonNull(field)) {
+            return null;
+        }
+        try {
+            return UUID.fromString(json.get(field).asString());
+        } catch (IllegalArgumentException e) {
+            return null;
+        }
+    }
+
+    private static String header(ConsumerRecord<?, ?> record, String name) {
+        var header = record.headers().lastHeader(name);
+        return header == null ? "?" : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    public static List<Accepted> readAccepted(Path file) throws IOException {
+        try (var lines = Files.lines(file)) {
+            return lines.filter(l -> !l.isBlank() && !l.startsWith("#")).map(Accepted::parse).toList();
+        }
+    }
+
+    public static void writeAccepted(Path file, List<Accepted> accepted) throws IOException {
+        Files.write(file, accepted.stream().map(Accepted::line).toList());
+    }
+
+    /**
+     * {@code ./pipeline verify --accepted FILE [--wait 60s]}: checks a run's accepted uplinks against the
+     * stack on IOT_KAFKA_PORT / IOT_POSTGRES_PORT (or --bootstrap / --jdbc); exit 1 on any violation.
+     */
+    public static void main(String[] args) throws Exception {
+        var options = new HashMap<String, String>();
+        for (int i = 0; i + 1 < args.length; i += 2) {
+            options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
+        }
+        if (!options.containsKey("accepted")) {
+            System.err.println("usage: verify --accepted FILE (lines: uplinkId,deviceId,seq) [--wait 60s]"
+                    + " [--bootstrap host:port] [--jdbc url] [--user postgres] [--password '']");
+            System.exit(2);
+        }
+        var sources = new Sources(
+                options.getOrDefault("bootstrap", "127.0.0.1:" + env("IOT_KAFKA_PORT", "9092")),
+                options.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:" + env("IOT_POSTGRES_PORT", "5433") + "/"
+                        + Postgres.DATABASE),
+                options.getOrDefault("user", Postgres.USER), options.getOrDefault("password", ""));
+        var accepted = readAccepted(Path.of(options.get("accepted")));
+        var wait = Duration.parse("PT" + options.getOrDefault("wait", "0s").toUpperCase());
+        var checker = new InvariantChecker(sources);
+        var deadline = Instant.now().plus(wait);
+        var report = checker.check(accepted);
+        // Uplinks still in flight are not missing yet: look again until the deadline.
+        while (!report.missing().isEmpty() && Instant.now().isBefore(deadline)) {
+            Thread.sleep(1000);
+            report = checker.check(accepted);
+        }
+        System.out.println(report.details());
+        System.exit(report.ok() ? 0 : 1);
+    }
+
+    private static String env(String name, String fallback) {
+        var value = System.getenv(name);
+        return value == null || value.isBlank() ? fallback : value;
+    }
+}

@@ -1,0 +1,381 @@
+package dev.iotpipeline.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.events.PipelineTopic;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The fault suite: the services as processes under steady load, and one fault after another (kill -9 of
+ * each service, of the broker, of PostgreSQL, of everything; poison records in every topic). Every
+ * uplink answered 202 must end as exactly one stored data unit or one dead letter, in order per device,
+ * and every hot uplink must raise exactly one alarm. {@code -Dfaults.full=true} runs the long form and
+ * writes its report to {@code -Dfaults.report} (docs/benchmarks/faults.md via {@code ./pipeline faults}).
+ */
+class FaultSuiteIT {
+
+    private static final boolean FULL = Boolean.getBoolean("faults.full");
+    private static final int DEVICES = FULL ? 50 : 12;
+    private static final int RATE = FULL ? 250 : 60;
+    private static final Duration SETTLE = Duration.ofSeconds(FULL ? 15 : 4);
+    private static final Duration OUTAGE = Duration.ofSeconds(FULL ? 10 : 4);
+    private static final String CHANNEL = "faults";
+    private static final String RULE_ID_FIELD = "id";
+
+    /** When a fault struck and when what it killed was back up (ready), in System.nanoTime(). */
+    private record Timing(long faultAt, long upAt) {
+    }
+
+    @FunctionalInterface
+    private interface Fault {
+        Timing inject() throws Exception;
+    }
+
+    private record Phase(String fault, long from, long to, Timing timing, double resumeSeconds) {
+    }
+
+    @TempDir
+    Path data;
+
+    private ProcessStack stack;
+    private SteadyLoad load;
+
+    @Test
+    void everyAcceptedUplinkEndsAsOneStoredDataUnitOrOneDeadLetterWhateverIsKilled() throws Exception {
+        var settings = new LocalStack.Settings(data, new LocalStack.Ports(EmbeddedStack.freePort(),
+                EmbeddedStack.freePort(), EmbeddedStack.freePort(), EmbeddedStack.freePort()),
+                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, 3, List.of(), true);
+        var root = Path.of("").toAbsolutePath().getParent();
+        try (var started = ProcessStack.start(settings, root, EmbeddedStack.freePort(), EmbeddedStack.freePort(),
+                EmbeddedStack.freePort())) {
+            stack = started;
+            var ruleId = createRule();
+            var phases = new ArrayList<Phase>();
+            try (var running = new SteadyLoad(stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES,
+                    RATE).start()) {
+                load = running;
+                phases.add(phase("none (steady load)", () -> new Timing(System.nanoTime(), System.nanoTime())));
+                for (var service : List.of(Service.DECODER, Service.RULES, Service.NOTIFY, Service.INGEST)) {
+                    phases.add(phase("kill -9 " + service.shortName(), () -> killAndRestart(service)));
+                }
+                phases.add(phase("kill -9 broker", this::killBroker));
+                phases.add(phase("kill -9 PostgreSQL", this::killPostgres));
+                phases.add(phase("kill -9 everything", this::killEverything));
+                phases.add(phase("poison record in every topic", this::poison));
+            }
+            var all = load.sent().stream().map(SteadyLoad.Sent::accepted).toList();
+            var checker = new InvariantChecker(new InvariantChecker.Sources(stack.broker().bootstrapServers(),
+                    stack.infrastructure().jdbcUrl(), Postgres.USER, ""));
+            var total = drain(checker, all);
+            var rows = new ArrayList<String>();
+            var failures = new ArrayList<String>();
+            for (var phase : phases) {
+                var accepted = load.sentBetween(phase.from(), phase.to()).stream()
+                        .map(SteadyLoad.Sent::accepted).toList();
+                var report = checker.check(accepted);
+                rows.add(row(phase, report));
+                if (!report.ok()) {
+                    failures.add(phase.fault() + ": " + report.details());
+                }
+            }
+            var alarms = alarms(ruleId);
+            var poison = deadLettersBySource();
+            writeReport(rows, total, alarms, poison);
+
+            assertThat(failures).as("phases with a violated invariant").isEmpty();
+            assertThat(total.ok()).as(total.details()).isTrue();
+            assertThat(alarms.missing()).as("alarms lost").isEmpty();
+            assertThat(alarms.extra()).as("alarms raised twice or without cause").isEmpty();
+            for (var topic : POISONED) {
+                assertThat(poison.getOrDefault(topic, 0)).as("dead letters of poison in " + topic).isPositive();
+            }
+            for (var phase : phases) {
+                if (phase.fault().startsWith("kill -9") && !phase.fault().contains("everything")) {
+                    // The target is 10 s; the bound leaves room for a busy 2-core CI machine.
+                    assertThat(phase.resumeSeconds()).as("resume after " + phase.fault()).isLessThan(FULL ? 10 : 20);
+                }
+            }
+        }
+    }
+
+    private Phase phase(String name, Fault fault) throws Exception {
+        long from = System.nanoTime();
+        Thread.sleep(SETTLE);
+        var timing = fault.inject();
+        double resume = resumeSeconds(timing.upAt());
+        Thread.sleep(SETTLE);
+        return new Phase(name, from, System.nanoTime(), timing, resume);
+    }
+
+    private Timing killAndRestart(Service service) throws Exception {
+        var instance = stack.first(service);
+        long faultAt = System.nanoTime();
+        stack.kill(instance);
+        stack.restart(instance);
+        return new Timing(faultAt, System.nanoTime());
+    }
+
+    private Timing killBroker() throws Exception {
+        long faultAt = System.nanoTime();
+        stack.broker().kill();
+        Thread.sleep(OUTAGE);
+        stack.broker().restart(Duration.ofSeconds(90));
+        return new Timing(faultAt, System.nanoTime());
+    }
+
+    private Timing killPostgres() throws Exception {
+        long faultAt = System.nanoTime();
+        stack.killPostgres();
+        Thread.sleep(OUTAGE);
+        stack.restartPostgres();
+        return new Timing(faultAt, System.nanoTime());
+    }
+
+    private Timing killEverything() throws Exception {
+        long faultAt = System.nanoTime();
+        var instances = stack.instances();
+        for (var instance : instances) {
+            stack.kill(instance);
+        }
+        stack.broker().kill();
+        stack.killPostgres();
+        stack.broker().restart(Duration.ofSeconds(90));
+        stack.restartPostgres();
+        stack.restartAll(instances);
+        return new Timing(faultAt, System.nanoTime());
+    }
+
+    private static final List<String> POISONED = List.of(PipelineTopic.UPLINKS_ENCODED.topicName(),
+            PipelineTopic.DATA_UNITS.topicName(), PipelineTopic.ALARMS.topicName(),
+            PipelineTopic.ALARM_COMMANDS.topicName());
+
+    /** Bytes that are no event, and a data unit PostgreSQL refuses (a NUL in a text column), on every topic. */
+    private Timing poison() {
+        long faultAt = System.nanoTime();
+        var props = new Properties();
+        props.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.broker().bootstrapServers());
+        props.put(ProducerConfig.ACKS_CONFIG, "all");
+        try (var producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
+            for (var topic : POISONED) {
+                producer.send(new ProducerRecord<>(topic, CHANNEL + "-0", "{not json".getBytes(StandardCharsets.UTF_8)));
+            }
+            var uplink = Ids.newId();
+            var refused = """
+                    {"id":"%s","schemaVersion":1,"uplinkId":"%s","channel":"%s","deviceType":"em300th",
+                     "deviceId":"nul\\u0000device","measuredAt":"%s","receivedAt":"%s","decodedAt":"%s",
+                     "measurements":{"temperature":20.0},"attributes":{}}""".formatted(Ids.derive(uplink, "data-unit"),
+                    uplink, CHANNEL, Instant.now(), Instant.now(), Instant.now());
+            producer.send(new ProducerRecord<>(PipelineTopic.DATA_UNITS.topicName(), "nul-device",
+                    refused.getBytes(StandardCharsets.UTF_8)));
+            producer.flush();
+        }
+        return new Timing(faultAt, System.nanoTime());
+    }
+
+    /**
+     * Seconds from the moment the killed part was back until the pipeline is whole again: every uplink
+     * accepted in the first second after that is stored (so every partition flows, backlog included).
+     */
+    private double resumeSeconds(long upAt) throws Exception {
+        Thread.sleep(1000);
+        var probe = load.sentBetween(upAt, upAt + TimeUnit.SECONDS.toNanos(1)).stream()
+                .map(s -> Ids.derive(s.accepted().id(), "data-unit")).toList();
+        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        while (System.nanoTime() < deadline) {
+            if (probe.isEmpty()) {
+                // ingest itself was not accepting yet: wait for the first 202s
+                probe = load.latestAfter(upAt).map(s -> List.of(Ids.derive(s.accepted().id(), "data-unit")))
+                        .orElse(List.of());
+            } else if (storedCount(probe) == probe.size()) {
+                return (System.nanoTime() - upAt) / 1e9;
+            }
+            Thread.sleep(100);
+        }
+        return Double.POSITIVE_INFINITY;
+    }
+
+    private int storedCount(List<UUID> ids) {
+        try (var connection = DriverManager.getConnection(stack.infrastructure().jdbcUrl(), Postgres.USER, "");
+                var statement = connection.prepareStatement("SELECT count(*) FROM data_units WHERE id = ANY(?)")) {
+            statement.setArray(1, connection.createArrayOf("uuid", ids.toArray()));
+            try (var rows = statement.executeQuery()) {
+                rows.next();
+                return rows.getInt(1);
+            }
+        } catch (java.sql.SQLException databaseDown) {
+            return -1;
+        }
+    }
+
+    /** Waits until nothing accepted is missing any more (in flight is not lost), then returns the full check. */
+    private static InvariantChecker.Report drain(InvariantChecker checker, List<InvariantChecker.Accepted> all)
+            throws Exception {
+        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
+        var report = checker.check(all);
+        while (!report.missing().isEmpty() && System.nanoTime() < deadline) {
+            Thread.sleep(2000);
+            report = checker.check(all);
+        }
+        return report;
+    }
+
+    private record Alarms(int expected, int stored, Set<UUID> missing, Set<UUID> extra) {
+    }
+
+    /** Each hot uplink raises exactly one alarm, whose id derives from its data unit and the rule. */
+    private Alarms alarms(String ruleId) throws Exception {
+        var expected = new HashSet<UUID>();
+        for (var sent : load.sent()) {
+            if (sent.hot()) {
+                expected.add(Ids.derive(Ids.derive(sent.accepted().id(), "data-unit"), "alarm:" + ruleId));
+            }
+        }
+        var stored = new HashSet<UUID>();
+        var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        do {
+            stored.clear();
+            try (var connection = DriverManager.getConnection(stack.infrastructure().jdbcUrl(), Postgres.USER, "");
+                    var statement = connection.prepareStatement("SELECT alarm_id FROM alarms WHERE rule_id = ?")) {
+                statement.setString(1, ruleId);
+                try (var rows = statement.executeQuery()) {
+                    while (rows.next()) {
+                        stored.add(rows.getObject(1, UUID.class));
+                    }
+                }
+            }
+            if (stored.containsAll(expected)) {
+                break;
+            }
+            Thread.sleep(1000);
+        } while (System.nanoTime() < deadline);
+        var missing = new HashSet<>(expected);
+        missing.removeAll(stored);
+        var extra = new HashSet<>(stored);
+        extra.removeAll(expected);
+        return new Alarms(expected.size(), stored.size(), missing, extra);
+    }
+
+    /** Dead-letter records of either dead-letter topic, by the topic the failed record came from. */
+    private Map<String, Integer> deadLettersBySource() {
+        var counts = new HashMap<String, Integer>();
+        var props = new Properties();
+        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.broker().bootstrapServers());
+        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
+            var partitions = new ArrayList<TopicPartition>();
+            for (var topic : List.of(PipelineTopic.DEAD_LETTER.topicName(),
+                    PipelineTopic.EVENTS_DEAD_LETTER.topicName())) {
+                var infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
+                if (infos != null) {
+                    infos.forEach(i -> partitions.add(new TopicPartition(topic, i.partition())));
+                }
+            }
+            consumer.assign(partitions);
+            consumer.seekToBeginning(partitions);
+            var ends = consumer.endOffsets(partitions);
+            var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+            while (partitions.stream().anyMatch(p -> consumer.position(p) < ends.get(p))
+                    && System.nanoTime() < deadline) {
+                for (var record : consumer.poll(Duration.ofMillis(500))) {
+                    var source = record.headers().lastHeader("dlt-source");
+                    if (source != null) {
+                        var text = new String(source.value(), StandardCharsets.UTF_8);
+                        counts.merge(text.substring(0, text.lastIndexOf('-', text.indexOf('@'))), 1, Integer::sum);
+                    }
+                }
+            }
+        }
+        return counts;
+    }
+
+    private String createRule() throws Exception {
+        var http = HttpClient.newHttpClient();
+        var response = http.send(HttpRequest.newBuilder(URI.create(stack.url(Service.RULES) + "/rules"))
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"hot\",\"filter\":{\"channel\":\"" + CHANNEL
+                        + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MAJOR\"}")).build(),
+                HttpResponse.BodyHandlers.ofString());
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
+        // A rule change takes effect within a second.
+        Thread.sleep(2000);
+        return PipelineClient.json(response.body()).get(RULE_ID_FIELD).asString();
+    }
+
+    private String row(Phase phase, InvariantChecker.Report report) {
+        var answers = load.answersBetween(phase.timing().faultAt(), phase.timing().upAt());
+        var refusals = answers.stream().filter(a -> a.status() == 503).mapToLong(SteadyLoad.Answer::latencyNanos)
+                .sorted().toArray();
+        var median503 = refusals.length == 0 ? "–" : "%.1f ms (%d)".formatted(refusals[refusals.length / 2] / 1e6,
+                refusals.length);
+        return "| %s | %d | %d | %d | %d | %d | %d | %.1f | %.1f | %s |".formatted(phase.fault(), report.accepted(),
+                report.stored(), report.deadLettered(), report.missing().size(), report.doubled().size(),
+                report.outOfOrder(), (phase.timing().upAt() - phase.timing().faultAt()) / 1e9, phase.resumeSeconds(),
+                median503);
+    }
+
+    private void writeReport(List<String> rows, InvariantChecker.Report total, Alarms alarms,
+            Map<String, Integer> poison) throws Exception {
+        var text = new StringBuilder();
+        text.append("# Fault suite").append(FULL ? "" : " (short form)").append("\n\n");
+        text.append("Command: `./pipeline faults` (full) or `./pipeline test` (short form, in CI). Run at ")
+                .append(Instant.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())
+                .append(" cores; ").append(DEVICES).append(" devices, ").append(RATE)
+                .append(" uplinks/s in a closed loop per device, retrying under the same id until 202; each")
+                .append(" service a process of its own, PostgreSQL durable (fsync, synchronous_commit on).\n\n");
+        text.append("| fault | accepted | stored | dead-lettered | missing | doubled | out of order | down → up (s)")
+                .append(" | resume after up (s) | 503 median (count) |\n");
+        text.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        rows.forEach(r -> text.append(r).append('\n'));
+        text.append("\nWhole run: ").append(total.summary()).append(", dead-letter redeliveries ")
+                .append(total.deadLetterRedeliveries()).append(".\n\n");
+        text.append("Alarms (rule temperature > 30, one per hot uplink): expected ").append(alarms.expected())
+                .append(", stored ").append(alarms.stored()).append(", lost ").append(alarms.missing().size())
+                .append(", raised twice or without cause ").append(alarms.extra().size()).append(".\n\n");
+        text.append("Dead letters by source topic (poison records and the refused data unit): ").append(poison)
+                .append(".\n\n");
+        text.append("""
+                Columns: *accepted* uplinks answered 202 during the phase; *stored* and *dead-lettered* are read
+                back from PostgreSQL and the dead-letter topics by the invariant checker (`./pipeline verify`);
+                *missing* (neither), *doubled* (both, or two data units for one uplink) and *out of order* (a
+                device's data units reaching Kafka in another order than it sent them) must be 0. *down → up*
+                is from the kill to the restarted part reporting ready; *resume after up* is from then until
+                every uplink accepted in the first second after it is stored (so backlog included). *503 median*
+                is ingest's answer time while the broker was down.
+                """);
+        var target = Path.of(System.getProperty("faults.report", "target/faults.md"));
+        Files.createDirectories(target.toAbsolutePath().getParent());
+        Files.writeString(target, text);
+        System.out.println(text);
+    }
+}

@@ -1,0 +1,141 @@
+package dev.iotpipeline.localstack;
+
+import dev.iotpipeline.events.Ids;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executors;
+import java.util.concurrent.atomic.AtomicBoolean;
+
+/**
+ * Devices that each send em300th uplinks in a closed loop at a steady rate, the way gateways do, retrying
+ * an uplink under the same client id until it gets its 202; every 4th uplink of a device is hot (35 °C),
+ * the rest cool (20 °C), so a "temperature > 30" rule raises and clears one alarm per hot uplink.
+ */
+final class SteadyLoad implements AutoCloseable {
+
+    /** One answer the load got: when, how long it took, and its status (0 = no answer: refused, timed out). */
+    record Answer(long atNanos, long latencyNanos, int status) {
+    }
+
+    /** A 202 with the client's view of the uplink. */
+    record Sent(InvariantChecker.Accepted accepted, boolean hot, long atNanos) {
+    }
+
+    private static final String HOT = "01755C03675E01046865";
+    private static final String COOL = "01755C0367C800046865";
+
+    private final String ingestUrl;
+    private final String key;
+    private final String channel;
+    private final int devices;
+    private final Duration interval;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
+            .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    private final ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
+    private final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+    private final List<Thread> threads = new ArrayList<>();
+
+    SteadyLoad(String ingestUrl, String key, String channel, int devices, int uplinksPerSecond) {
+        this.ingestUrl = ingestUrl;
+        this.key = key;
+        this.channel = channel;
+        this.devices = devices;
+        this.interval = Duration.ofNanos(1_000_000_000L * devices / uplinksPerSecond);
+    }
+
+    SteadyLoad start() {
+        for (int d = 0; d < devices; d++) {
+            var deviceId = channel + "-" + d;
+            threads.add(Thread.ofVirtual().name("load-" + deviceId).start(() -> device(deviceId)));
+        }
+        return this;
+    }
+
+    private void device(String deviceId) {
+        long seq = 0;
+        while (running.get()) {
+            long cycle = System.nanoTime();
+            boolean hot = seq % 4 == 3;
+            var id = Ids.newId();
+            while (running.get() && !send(deviceId, id, hot, seq)) {
+                pause(Duration.ofMillis(100));
+            }
+            seq++;
+            long left = interval.toNanos() - (System.nanoTime() - cycle);
+            if (left > 0) {
+                pause(Duration.ofNanos(left));
+            }
+        }
+    }
+
+    private boolean send(String deviceId, UUID id, boolean hot, long seq) {
+        var body = "{\"deviceId\":\"%s\",\"payloadHex\":\"%s\",\"id\":\"%s\"}".formatted(deviceId, hot ? HOT : COOL, id);
+        var request = HttpRequest.newBuilder(URI.create(ingestUrl + "/sensor-data/" + channel + "/encoded/em300th"))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + key)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        long started = System.nanoTime();
+        int status;
+        try {
+            status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            status = 0;
+        }
+        long now = System.nanoTime();
+        answers.add(new Answer(now, now - started, status));
+        if (status == 202) {
+            sent.add(new Sent(new InvariantChecker.Accepted(id, deviceId, seq), hot, now));
+            return true;
+        }
+        return false;
+    }
+
+    private static void pause(Duration duration) {
+        try {
+            Thread.sleep(duration);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+    }
+
+    /** Every 202 so far, in the order they were answered. */
+    List<Sent> sent() {
+        return List.copyOf(sent);
+    }
+
+    List<Sent> sentBetween(long fromNanos, long toNanos) {
+        return sent.stream().filter(s -> s.atNanos() >= fromNanos && s.atNanos() < toNanos).toList();
+    }
+
+    List<Answer> answersBetween(long fromNanos, long toNanos) {
+        return answers.stream().filter(a -> a.atNanos() >= fromNanos && a.atNanos() < toNanos).toList();
+    }
+
+    /** The newest 202 answered after {@code afterNanos}, if any. */
+    java.util.Optional<Sent> latestAfter(long afterNanos) {
+        Sent latest = null;
+        for (var s : sent) {
+            if (s.atNanos() > afterNanos) {
+                latest = s;
+            }
+        }
+        return java.util.Optional.ofNullable(latest);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        running.set(false);
+        for (var thread : threads) {
+            thread.join(Duration.ofSeconds(15));
+        }
+    }
+}
