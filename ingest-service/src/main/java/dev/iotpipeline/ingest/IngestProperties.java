@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -44,7 +45,18 @@ public record IngestProperties(
             @NotNull @DefaultValue("2s") Duration retryAfter,
             @DefaultValue("20000") @Positive int maxInFlight,
             @DefaultValue("3") @Positive int partitions,
-            @DefaultValue("1") @Positive short replicationFactor) {
+            @DefaultValue("1") @Positive short replicationFactor,
+            @Valid @NotNull @DefaultValue Circuit circuit) {
+    }
+
+    /**
+     * The circuit in front of the producer: it opens after {@code failuresToOpen} consecutive failures that
+     * mean Kafka is unreachable, refuses at once while open, and closes when a background probe (a metadata
+     * request with {@code probeTimeout}, every {@code probeInterval}) gets an answer from the cluster.
+     */
+    public record Circuit(@DefaultValue("1") @Positive int failuresToOpen,
+            @NotNull @DurationMin(millis = 50) @DefaultValue("500ms") Duration probeInterval,
+            @NotNull @DurationMin(millis = 1) @DefaultValue("500ms") Duration probeTimeout) {
     }
 
     /** Size limits: per uplink payload, per request body and per batch. */

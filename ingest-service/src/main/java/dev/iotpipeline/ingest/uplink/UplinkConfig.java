@@ -2,6 +2,7 @@ package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.ingest.IngestProperties;
+import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
@@ -29,10 +30,10 @@ class UplinkConfig {
     }
 
     @Bean
-    UplinkPublisher uplinkPublisher(KafkaTemplate<String, Object> kafka, IngestProperties properties,
-            IngestMetrics metrics) {
+    UplinkPublisher uplinkPublisher(KafkaTemplate<String, Object> kafka, KafkaCircuit circuit,
+            IngestProperties properties, IngestMetrics metrics) {
         var k = properties.kafka();
-        return new UplinkPublisher(kafka, k.sendTimeout(), k.retryAfter(), k.maxInFlight(), metrics);
+        return new UplinkPublisher(kafka, circuit, k.sendTimeout(), k.retryAfter(), k.maxInFlight(), metrics);
     }
 
     @Bean

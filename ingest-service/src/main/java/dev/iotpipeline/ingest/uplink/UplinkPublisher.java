@@ -2,6 +2,7 @@ package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.problem.Problems;
 import io.micrometer.core.instrument.Timer;
@@ -21,8 +22,8 @@ import org.springframework.web.ErrorResponseException;
 
 /**
  * Writes uplinks to Kafka and completes only when the broker acknowledged all of them (acks=all). The
- * number of uplinks awaiting an ack is bounded; past the bound, or when Kafka does not answer in time,
- * the request gets a 503 with Retry-After instead of waiting.
+ * number of uplinks awaiting an ack is bounded; past the bound, when Kafka does not answer in time, or at
+ * once while the Kafka circuit is open, the request gets a 503 with Retry-After instead of waiting.
  */
 class UplinkPublisher {
 
@@ -33,10 +34,12 @@ class UplinkPublisher {
     private final Duration retryAfter;
     private final Semaphore inFlight;
     private final IngestMetrics metrics;
+    private final KafkaCircuit circuit;
 
-    UplinkPublisher(KafkaOperations<String, Object> kafka, Duration sendTimeout, Duration retryAfter, int maxInFlight,
-            IngestMetrics metrics) {
+    UplinkPublisher(KafkaOperations<String, Object> kafka, KafkaCircuit circuit, Duration sendTimeout,
+            Duration retryAfter, int maxInFlight, IngestMetrics metrics) {
         this.kafka = kafka;
+        this.circuit = circuit;
         this.sendTimeout = sendTimeout;
         this.retryAfter = retryAfter;
         this.inFlight = new Semaphore(maxInFlight);
@@ -45,12 +48,18 @@ class UplinkPublisher {
 
     CompletableFuture<List<EncodedUplink>> publish(List<EncodedUplink> uplinks) {
         int count = uplinks.size();
+        if (!circuit.tryAcquire()) {
+            return CompletableFuture.failedFuture(unavailable("kafka-unavailable",
+                    "Kafka is unreachable, so the uplink cannot be made durable; retry later", null));
+        }
         if (!inFlight.tryAcquire(count)) {
+            circuit.release();
             return CompletableFuture.failedFuture(unavailable("overloaded",
                     "Too many uplinks are awaiting Kafka; retry later", null));
         }
         metrics.inFlight().addAndGet(count);
         var sends = new ArrayList<CompletableFuture<?>>(count);
+        long started = System.nanoTime();
         var sample = Timer.start();
         try {
             for (var uplink : uplinks) {
@@ -59,6 +68,7 @@ class UplinkPublisher {
         } catch (RuntimeException e) {
             // send() itself throws when metadata or buffer space is not available within max.block.ms
             release(count);
+            circuit.failed(started, e);
             return CompletableFuture.failedFuture(unavailable("kafka-unavailable",
                     "The uplink could not be made durable; retry later", e));
         }
@@ -67,9 +77,11 @@ class UplinkPublisher {
                 .handle((ignored, error) -> {
                     release(count);
                     if (error != null) {
+                        circuit.failed(started, error);
                         throw new CompletionException(unavailable("kafka-unavailable",
                                 "The uplink could not be made durable; retry later", error));
                     }
+                    circuit.succeeded(started);
                     sample.stop(metrics.kafkaSend());
                     return uplinks;
                 });

@@ -2,13 +2,19 @@ package dev.iotpipeline.ingest.uplink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.clearInvocations;
+import static org.mockito.Mockito.times;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.verifyNoInteractions;
 import static org.mockito.Mockito.when;
 
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -17,24 +23,36 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.common.errors.NetworkException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.core.KafkaProducerException;
 import org.springframework.kafka.support.SendResult;
 import org.springframework.web.ErrorResponseException;
 
-/** The publisher's answers when Kafka is slow, away or overloaded; the broker side is stubbed here only. */
+/** The publisher's answers when Kafka is slow, away or overloaded, with the Kafka circuit in front; the broker side is stubbed. */
 class UplinkPublisherTest {
 
     @SuppressWarnings("unchecked")
     private final KafkaOperations<String, Object> kafka = mock(KafkaOperations.class);
     private final IngestMetrics metrics = new IngestMetrics(new SimpleMeterRegistry());
+    private final AtomicBoolean clusterAnswers = new AtomicBoolean(false);
+    private final KafkaCircuit circuit = new KafkaCircuit(1, clusterAnswers::get, new SimpleMeterRegistry());
+
+    @AfterEach
+    void closeCircuit() throws Exception {
+        circuit.close();
+    }
 
     @Test
     void shouldCompleteOnlyWhenEveryUplinkIsAcknowledged() {
         var ack = new CompletableFuture<SendResult<String, Object>>();
         when(kafka.send(anyString(), anyString(), any())).thenReturn(ack);
-        var publisher = new UplinkPublisher(kafka, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
 
         var published = publisher.publish(List.of(uplink(), uplink()));
 
@@ -48,7 +66,7 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503WithRetryAfterWhenKafkaDoesNotAcknowledgeInTime() {
         when(kafka.send(anyString(), anyString(), any())).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(kafka, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         assertThat(metrics.inFlight()).hasValue(0);
@@ -57,7 +75,7 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503WhenSendCannotEvenBuffer() {
         when(kafka.send(anyString(), anyString(), any())).thenThrow(new TimeoutException("metadata not available"));
-        var publisher = new UplinkPublisher(kafka, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
     }
@@ -65,10 +83,82 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503OverloadedBeyondTheInFlightBound() {
         when(kafka.send(anyString(), anyString(), any())).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(kafka, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, metrics);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, metrics);
         publisher.publish(List.of(uplink(), uplink()));
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink())), "overloaded");
+    }
+
+    @Test
+    void shouldRefuseAtOnceWithoutTouchingTheProducerOnceASendTimedOut() {
+        when(kafka.send(anyString(), anyString(), any())).thenReturn(CompletableFuture.failedFuture(
+                new KafkaProducerException(null, "send failed", new TimeoutException("Expiring 1 record(s)"))));
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
+        clearInvocations(kafka);
+
+        for (int i = 0; i < 100; i++) {
+            long started = System.nanoTime();
+            var refused = publisher.publish(List.of(uplink()));
+            assertThat(refused).isCompletedExceptionally();
+            assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofMillis(50));
+            assertUnavailable(refused, "kafka-unavailable");
+        }
+        verifyNoInteractions(kafka);
+        assertThat(metrics.inFlight()).hasValue(0);
+    }
+
+    @Test
+    void shouldOpenTheCircuitWhenSendCannotGetMetadataWithinMaxBlock() {
+        when(kafka.send(anyString(), anyString(), any())).thenThrow(
+                new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms."));
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+
+        assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
+
+        assertThat(circuit.isOpen()).isTrue();
+    }
+
+    @Test
+    void shouldSendAgainOnlyAfterAProbeReachedTheCluster() {
+        when(kafka.send(anyString(), anyString(), any())).thenReturn(new CompletableFuture<>());
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics);
+        circuit.startProbing(Duration.ofMillis(20));
+        assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(circuit::isOpen);
+        assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
+        verify(kafka, times(1)).send(anyString(), anyString(), any());
+
+        when(kafka.send(anyString(), anyString(), any())).thenReturn(CompletableFuture.completedFuture(null));
+        clusterAnswers.set(true);
+        await().atMost(Duration.ofSeconds(2)).until(() -> !circuit.isOpen());
+
+        assertThat(publisher.publish(List.of(uplink())).join()).hasSize(1);
+        verify(kafka, times(2)).send(anyString(), anyString(), any());
+    }
+
+    @Test
+    void shouldNeverReportSuccessWhenOneUplinkOfABatchWasNotAcknowledged() {
+        when(kafka.send(anyString(), anyString(), any()))
+                .thenReturn(CompletableFuture.completedFuture(null))
+                .thenReturn(CompletableFuture.failedFuture(new KafkaProducerException(null, "send failed",
+                        new NetworkException("Disconnected from node 1"))))
+                .thenReturn(CompletableFuture.completedFuture(null));
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+
+        assertUnavailable(publisher.publish(List.of(uplink(), uplink(), uplink())), "kafka-unavailable");
+        assertThat(circuit.isOpen()).isTrue();
+    }
+
+    @Test
+    void shouldKeepTheCircuitClosedWhenARecordIsRejectedForItsOwnSake() {
+        when(kafka.send(anyString(), anyString(), any())).thenReturn(CompletableFuture.failedFuture(
+                new KafkaProducerException(null, "send failed", new RecordTooLargeException("too large"))));
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+
+        assertThatThrownBy(publisher.publish(List.of(uplink()))::join).isInstanceOf(CompletionException.class);
+
+        assertThat(circuit.isOpen()).isFalse();
     }
 
     private static void assertUnavailable(CompletableFuture<?> published, String type) {

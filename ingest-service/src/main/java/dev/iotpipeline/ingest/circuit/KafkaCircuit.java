@@ -1,0 +1,155 @@
+package dev.iotpipeline.ingest.circuit;
+
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowSynchronizationStrategy;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig.SlidingWindowType;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.errors.BrokerNotAvailableException;
+import org.apache.kafka.common.errors.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A circuit in front of the Kafka producer that opens on the first failures meaning Kafka is unreachable,
+ * refuses at once while open, and is closed only by a background probe that got an answer from the cluster.
+ */
+public final class KafkaCircuit implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(KafkaCircuit.class);
+
+    /*
+     * Resilience4j would let the first request after this wait through as a half-open trial, and that request
+     * would hang for max.block.ms against a dead broker; only the probe closes this circuit, so the wait is
+     * effectively forever.
+     */
+    private static final Duration ONLY_THE_PROBE_CLOSES = Duration.ofDays(3650);
+
+    private final CircuitBreaker breaker;
+    private final BrokerProbe probe;
+    private final Counter refused;
+    private ScheduledExecutorService prober;
+
+    /**
+     * @param failuresToOpen consecutive unavailability failures that open the circuit; a success in between
+     *         starts the count again, and failures that say nothing about availability are not counted
+     */
+    public KafkaCircuit(int failuresToOpen, BrokerProbe probe, MeterRegistry registry) {
+        this.probe = probe;
+        this.breaker = CircuitBreaker.of("kafka", CircuitBreakerConfig.custom()
+                // the last N recorded calls all failed = N consecutive failures. Not LOCK_FREE: its window of one
+                // drops its head on the first record and throws on the second (resilience4j 2.4.0).
+                .slidingWindow(failuresToOpen, failuresToOpen, SlidingWindowType.COUNT_BASED,
+                        SlidingWindowSynchronizationStrategy.SYNCHRONIZED)
+                .failureRateThreshold(100)
+                .recordException(KafkaCircuit::meansUnavailable)
+                .ignoreException(error -> !meansUnavailable(error))
+                .waitDurationInOpenState(ONLY_THE_PROBE_CLOSES)
+                .writableStackTraceEnabled(false)
+                .build());
+        breaker.getEventPublisher().onStateTransition(event -> {
+            switch (event.getStateTransition().getToState()) {
+                case OPEN -> log.warn("Kafka circuit open: refusing uplinks with 503 until the cluster answers a probe");
+                case CLOSED -> log.info("Kafka circuit closed: the cluster answered, uplinks go to Kafka again");
+                default -> log.info("Kafka circuit {}", event.getStateTransition());
+            }
+        });
+        this.refused = Counter.builder("ingest.kafka.circuit.refused")
+                .description("Requests refused with 503 at once, without touching the producer, while the Kafka circuit was open")
+                .register(registry);
+        Gauge.builder("ingest.kafka.circuit.open", this, c -> c.isOpen() ? 1 : 0)
+                .description("1 while the Kafka circuit is open (Kafka unreachable, uplinks refused), 0 while closed")
+                .register(registry);
+    }
+
+    /** Starts the background probe on one daemon thread; it only talks to the cluster while the circuit is open. */
+    public synchronized KafkaCircuit startProbing(Duration interval) {
+        if (prober == null) {
+            prober = Executors.newSingleThreadScheduledExecutor(
+                    Thread.ofPlatform().name("kafka-circuit-probe").daemon().factory());
+            prober.scheduleWithFixedDelay(this::probeIfOpen, interval.toMillis(), interval.toMillis(),
+                    TimeUnit.MILLISECONDS);
+        }
+        return this;
+    }
+
+    /**
+     * Asks to send to Kafka: {@code true} while the circuit is closed, {@code false} (counted as a fast
+     * refusal) while it is open. Every {@code true} must be followed by {@link #succeeded},
+     * {@link #failed} or {@link #release}.
+     */
+    public boolean tryAcquire() {
+        if (breaker.tryAcquirePermission()) {
+            return true;
+        }
+        refused.increment();
+        return false;
+    }
+
+    /** Kafka acknowledged a send that {@link #tryAcquire} let through at {@code startNanos}. */
+    public void succeeded(long startNanos) {
+        breaker.onSuccess(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** A send failed; it counts towards opening only if the failure means Kafka is unreachable. */
+    public void failed(long startNanos, Throwable error) {
+        breaker.onError(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS, error);
+    }
+
+    /** The permission was not used (the request was refused for another reason before any send). */
+    public void release() {
+        breaker.releasePermission();
+    }
+
+    public boolean isOpen() {
+        return breaker.getState() != CircuitBreaker.State.CLOSED;
+    }
+
+    /** One probe: while open, closes the circuit if the cluster answers. Package-private for tests. */
+    void probeIfOpen() {
+        if (!isOpen()) {
+            return;
+        }
+        try {
+            if (probe.clusterAnswers()) {
+                breaker.transitionToClosedState();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            // a probe that throws must not end the schedule: the circuit would then stay open for good
+            log.warn("Kafka circuit probe failed: {}", e.toString());
+        }
+    }
+
+    /**
+     * Whether a send failure means Kafka cannot take writes now: timeouts (ours, delivery.timeout.ms,
+     * max.block.ms waiting for metadata or buffer space), lost connections, missing leaders or replicas. A
+     * record that is too large or cannot be serialized says nothing about the broker.
+     */
+    static boolean meansUnavailable(Throwable error) {
+        var cause = error;
+        for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
+            if (cause instanceof java.util.concurrent.TimeoutException || cause instanceof RetriableException
+                    || cause instanceof BrokerNotAvailableException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    @Override
+    public synchronized void close() throws Exception {
+        if (prober != null) {
+            prober.shutdownNow();
+            prober.awaitTermination(5, TimeUnit.SECONDS);
+        }
+        probe.close();
+    }
+}

@@ -1,0 +1,164 @@
+package dev.iotpipeline.ingest.circuit;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.errors.NetworkException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.errors.TimeoutException;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.kafka.core.KafkaProducerException;
+
+/** The circuit's states, driven by send outcomes and by a probe double standing in for the broker. */
+class KafkaCircuitTest {
+
+    private final AtomicBoolean clusterAnswers = new AtomicBoolean(false);
+    private final AtomicInteger probes = new AtomicInteger();
+    private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
+    private final KafkaCircuit circuit = new KafkaCircuit(1, () -> {
+        probes.incrementAndGet();
+        return clusterAnswers.get();
+    }, registry);
+
+    @AfterEach
+    void close() throws Exception {
+        circuit.close();
+    }
+
+    @Test
+    void shouldOpenOnTheFirstSendThatMeansKafkaIsUnreachable() {
+        assertThat(circuit.tryAcquire()).isTrue();
+        circuit.failed(System.nanoTime(), new KafkaProducerException(null, "send failed",
+                new TimeoutException("Expiring 1 record(s): 5001 ms has passed since batch creation")));
+
+        assertThat(circuit.isOpen()).isTrue();
+        assertThat(circuit.tryAcquire()).isFalse();
+        assertThat(registry.get("ingest.kafka.circuit.open").gauge().value()).isEqualTo(1);
+        assertThat(registry.get("ingest.kafka.circuit.refused").counter().count()).isEqualTo(1);
+    }
+
+    @Test
+    void shouldStayClosedThroughConcurrentSuccessesAndOpenOnTheFirstFailureAfterThem() throws Exception {
+        try (var pool = Executors.newFixedThreadPool(4)) {
+            var done = new ArrayList<Future<?>>();
+            for (int t = 0; t < 4; t++) {
+                done.add(pool.submit(() -> {
+                    for (int i = 0; i < 10_000; i++) {
+                        assertThat(circuit.tryAcquire()).isTrue();
+                        circuit.succeeded(System.nanoTime());
+                    }
+                }));
+            }
+            for (var future : done) {
+                future.get();
+            }
+        }
+        assertThat(circuit.isOpen()).isFalse();
+
+        circuit.tryAcquire();
+        circuit.failed(System.nanoTime(), new NetworkException("Disconnected from node 1"));
+
+        assertThat(circuit.isOpen()).isTrue();
+    }
+
+    @Test
+    void shouldStayClosedWhenAFailureSaysNothingAboutTheBroker() {
+        circuit.tryAcquire();
+        circuit.failed(System.nanoTime(), new RecordTooLargeException("too large"));
+
+        assertThat(circuit.isOpen()).isFalse();
+        assertThat(circuit.tryAcquire()).isTrue();
+    }
+
+    @Test
+    void shouldNeedConsecutiveFailuresWhenConfiguredSo() throws Exception {
+        try (var lenient = new KafkaCircuit(2, () -> true, new SimpleMeterRegistry())) {
+            lenient.tryAcquire();
+            lenient.failed(System.nanoTime(), new NetworkException("disconnected"));
+            lenient.tryAcquire();
+            lenient.succeeded(System.nanoTime());
+            lenient.tryAcquire();
+            lenient.failed(System.nanoTime(), new java.util.concurrent.TimeoutException());
+            assertThat(lenient.isOpen()).isFalse();
+
+            lenient.tryAcquire();
+            lenient.failed(System.nanoTime(), new java.util.concurrent.TimeoutException());
+            assertThat(lenient.isOpen()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldStayOpenWithoutLettingRequestsThroughWhileTheProbeGetsNoAnswer() {
+        open();
+
+        for (int i = 0; i < 3; i++) {
+            circuit.probeIfOpen();
+        }
+
+        assertThat(probes).hasValue(3);
+        assertThat(circuit.isOpen()).isTrue();
+        assertThat(circuit.tryAcquire()).isFalse();
+    }
+
+    @Test
+    void shouldCloseAfterAProbeTheClusterAnswered() {
+        open();
+        clusterAnswers.set(true);
+
+        circuit.probeIfOpen();
+
+        assertThat(circuit.isOpen()).isFalse();
+        assertThat(circuit.tryAcquire()).isTrue();
+        assertThat(registry.get("ingest.kafka.circuit.open").gauge().value()).isZero();
+    }
+
+    @Test
+    void shouldNotProbeTheClusterWhileClosed() {
+        circuit.probeIfOpen();
+
+        assertThat(probes).hasValue(0);
+    }
+
+    @Test
+    void shouldCloseByItselfOnceTheBackgroundProbeGetsAnAnswer() {
+        circuit.startProbing(Duration.ofMillis(50));
+        open();
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(circuit::isOpen);
+
+        clusterAnswers.set(true);
+
+        await().atMost(Duration.ofSeconds(2)).until(() -> !circuit.isOpen());
+    }
+
+    @Test
+    void shouldKeepProbingAfterAProbeThrows() throws Exception {
+        var calls = new AtomicInteger();
+        try (var flaky = new KafkaCircuit(1, () -> {
+            if (calls.incrementAndGet() == 1) {
+                throw new IllegalStateException("admin client closed");
+            }
+            return true;
+        }, new SimpleMeterRegistry())) {
+            flaky.startProbing(Duration.ofMillis(20));
+            flaky.tryAcquire();
+            flaky.failed(System.nanoTime(), new TimeoutException("metadata not available after 2000 ms"));
+
+            await().atMost(Duration.ofSeconds(2)).until(() -> !flaky.isOpen());
+            assertThat(calls.get()).isGreaterThanOrEqualTo(2);
+        }
+    }
+
+    private void open() {
+        circuit.tryAcquire();
+        circuit.failed(System.nanoTime(), new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms"));
+        assertThat(circuit.isOpen()).isTrue();
+    }
+}
