@@ -1,0 +1,135 @@
+package dev.iotpipeline.kafka.deadletter;
+
+import dev.iotpipeline.events.DeadLetterHeaders;
+import dev.iotpipeline.events.PipelineTopic;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
+import org.springframework.kafka.listener.ListenerExecutionFailedException;
+import org.springframework.kafka.support.KafkaHeaders;
+
+/**
+ * Publishes a record that can never be processed to a dead-letter topic: value and key unchanged, Spring's
+ * {@code kafka_dlt-*} headers naming the failure, and ours ({@link DeadLetterHeaders}) naming cause and stage.
+ */
+public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
+
+    private static final Logger log = LoggerFactory.getLogger(DeadLetterRecoverer.class);
+    private static final int MAX_REASON = 1000;
+    private static final int MAX_STACK_TRACE = 16_000;
+
+    private final PipelineTopic topic;
+    private final String stage;
+
+    /**
+     * @param template sends the dead letters; must serialize the consumed key and value types as they are
+     * @param group the consumer group (or Streams application id), written when the failure does not name it
+     */
+    public DeadLetterRecoverer(KafkaOperations<?, ?> template, PipelineTopic topic, String stage, String group,
+            Clock clock) {
+        // A negative partition lets the producer choose by key: the dead-letter topic need not mirror the source.
+        super(template, (record, e) -> new TopicPartition(topic.topicName(), -1));
+        this.topic = topic;
+        this.stage = stage;
+        setExceptionHeadersCreator(DeadLetterRecoverer::exceptionHeaders);
+        setHeadersFunction((record, e) -> pipelineHeaders(record, e, stage, group, clock));
+    }
+
+    @Override
+    public void accept(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer, Exception exception) {
+        super.accept(record, consumer, exception);
+        log.warn("Dead-lettered {}-{}@{} to {} ({}): {}", record.topic(), record.partition(), record.offset(),
+                topic.topicName(), causeTag(exception), reason(exception));
+    }
+
+    /** The {@code dlt-cause} tag for a failure: the one it names, else {@code processing-error}. */
+    public static String causeTag(Throwable failure) {
+        var unprocessable = Failures.find(failure, UnprocessableRecordException.class);
+        return unprocessable != null ? unprocessable.deadLetterCause() : DeadLetterHeaders.CAUSE_PROCESSING_ERROR;
+    }
+
+    private static Headers pipelineHeaders(ConsumerRecord<?, ?> record, Exception failure, String stage, String group,
+            Clock clock) {
+        var headers = new RecordHeaders();
+        add(headers, DeadLetterHeaders.CAUSE, causeTag(failure));
+        add(headers, DeadLetterHeaders.REASON, truncate(reason(failure), MAX_REASON));
+        add(headers, DeadLetterHeaders.STAGE, stage);
+        add(headers, DeadLetterHeaders.SOURCE, record.topic() + "-" + record.partition() + "@" + record.offset());
+        add(headers, DeadLetterHeaders.FAILED_AT, clock.instant().toString());
+        // Spring names the group only for listener failures; Streams and direct calls get it here.
+        boolean named = failure instanceof ListenerExecutionFailedException listener && listener.getGroupId() != null;
+        if (!named && group != null) {
+            add(headers, KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP, group);
+        }
+        return headers;
+    }
+
+    /** Our own summary if the failure carries one, else the message of what actually failed. */
+    private static String reason(Throwable failure) {
+        var unprocessable = Failures.find(failure, UnprocessableRecordException.class);
+        if (unprocessable != null && unprocessable.getMessage() != null) {
+            return unprocessable.getMessage();
+        }
+        var actual = actual(failure);
+        return actual.getMessage() != null ? actual.getMessage() : actual.getClass().getName();
+    }
+
+    /**
+     * Spring's default would describe the container's wrappers (ListenerExecutionFailedException around
+     * BatchListenerFailedException); a reader of the dead letter needs the exception underneath.
+     */
+    private static void exceptionHeaders(Headers headers, Exception failure, boolean isKey, HeaderNames names) {
+        var info = names.getExceptionInfo();
+        var actual = actual(failure);
+        replace(headers, isKey ? info.getKeyExceptionFqcn() : info.getExceptionFqcn(), actual.getClass().getName());
+        if (actual.getCause() != null) {
+            replace(headers, info.getExceptionCauseFqcn(), actual.getCause().getClass().getName());
+        }
+        if (actual.getMessage() != null) {
+            replace(headers, isKey ? info.getKeyExceptionMessage() : info.getExceptionMessage(),
+                    truncate(actual.getMessage(), MAX_REASON * 4));
+        }
+        var trace = new StringWriter();
+        actual.printStackTrace(new PrintWriter(trace, true));
+        replace(headers, isKey ? info.getKeyExceptionStacktrace() : info.getExceptionStacktrace(),
+                truncate(trace.toString(), MAX_STACK_TRACE));
+    }
+
+    /** The failure without the wrappers added on its way up (container, batch index, futures, our tag). */
+    static Throwable actual(Throwable failure) {
+        var t = failure;
+        while (t.getCause() != null && t.getCause() != t
+                && (t instanceof ListenerExecutionFailedException || t instanceof BatchListenerFailedException
+                        || t instanceof ExecutionException || t instanceof CompletionException
+                        || t instanceof UnprocessableRecordException)) {
+            t = t.getCause();
+        }
+        return t;
+    }
+
+    private static void add(Headers headers, String name, String value) {
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static void replace(Headers headers, String name, String value) {
+        headers.remove(name);
+        add(headers, name, value);
+    }
+
+    private static String truncate(String value, int max) {
+        return value.length() <= max ? value : value.substring(0, max) + "…";
+    }
+}
