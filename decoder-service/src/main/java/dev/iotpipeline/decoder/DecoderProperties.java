@@ -14,11 +14,16 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("decoder")
 public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Valid @NotNull @DefaultValue Codecs codecs) {
 
-    /** Topic layout for topics this service creates, and how long a batch may wait for its writes. */
+    /**
+     * Topic layout for topics this service creates, and how long a batch may wait for its writes. A write
+     * Kafka did not take is retried after {@code retryBackoff}, doubling up to {@code retryBackoffMax}, for as
+     * long as Kafka is away.
+     */
     public record Kafka(@DefaultValue("3") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("30s") Duration sendTimeout,
-            @NotNull @DefaultValue("1s") Duration retryBackoff) {
+            @NotNull @DefaultValue("500ms") Duration retryBackoff,
+            @NotNull @DefaultValue("5s") Duration retryBackoffMax) {
     }
 
     /** CPU time and memory one JavaScript codec call may use before its message is dead-lettered. */

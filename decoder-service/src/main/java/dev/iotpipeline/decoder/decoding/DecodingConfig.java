@@ -2,15 +2,22 @@ package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.registry.DeviceTypeRegistry;
+import dev.iotpipeline.events.DeadLetterHeaders;
+import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.ListenerServiceConfiguration;
+import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
+import dev.iotpipeline.kafka.deadletter.RetryPolicy;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DefaultErrorHandler;
-import org.springframework.util.backoff.FixedBackOff;
 
 @Configuration(proxyBeanMethods = false)
+@Import(ListenerServiceConfiguration.class)
 class DecodingConfig {
 
     @Bean
@@ -21,12 +28,15 @@ class DecodingConfig {
     }
 
     /**
-     * Bad records never throw (they become dead letters), so whatever does throw is Kafka itself being
-     * away: retry the batch until it is back rather than skip it after a few attempts.
+     * Bad input never throws (it becomes a dead letter in UplinkDecoder); what throws is a write to Kafka.
+     * Kafka being away is waited out; a write that can never succeed sends the uplink to uplinks.dead-letter.
      */
     @Bean
-    DefaultErrorHandler kafkaErrorHandler(DecoderProperties properties) {
-        return new DefaultErrorHandler(new FixedBackOff(properties.kafka().retryBackoff().toMillis(),
-                FixedBackOff.UNLIMITED_ATTEMPTS));
+    DefaultErrorHandler kafkaErrorHandler(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
+            DecoderProperties properties) {
+        var recoverer = new DeadLetterRecoverer(kafka, PipelineTopic.DEAD_LETTER, DeadLetterHeaders.STAGE_DECODE,
+                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC());
+        return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax())
+                .errorHandler(recoverer);
     }
 }

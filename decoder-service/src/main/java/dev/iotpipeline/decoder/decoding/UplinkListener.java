@@ -2,21 +2,28 @@ package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.deadletter.Failures;
+import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.listener.BatchListenerFailedException;
 
 /**
  * Consumes uplinks in batches; the batch's offsets are committed only after every resulting data unit or
  * dead letter was acknowledged, so a crash replays instead of losing (ids are deterministic downstream).
+ * A failed write names its record: the error handler commits the records before it, and retries the record
+ * (Kafka away) or dead-letters it (a write that can never succeed), so one record never blocks the rest.
  */
 class UplinkListener {
 
@@ -35,28 +42,66 @@ class UplinkListener {
 
     @KafkaListener(id = "decoder", topics = "#{T(dev.iotpipeline.events.PipelineTopic).UPLINKS_ENCODED.topicName()}",
             batch = "true")
-    void onBatch(List<ConsumerRecord<String, byte[]>> records) throws Exception {
-        var sends = new ArrayList<CompletableFuture<?>>(records.size());
+    void onBatch(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        var writes = new ArrayList<List<CompletableFuture<?>>>(records.size());
         for (var record : records) {
-            long started = System.nanoTime();
-            var outcome = decoder.decode(record.value());
-            metrics.latency().record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
-            sends.add(switch (outcome) {
+            writes.add(write(record));
+        }
+        var all = CompletableFuture.allOf(writes.stream().flatMap(List::stream).toArray(CompletableFuture[]::new));
+        try {
+            all.get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException | TimeoutException e) {
+            // Examined record by record below, in offset order.
+        }
+        for (int i = 0; i < records.size(); i++) {
+            for (var write : writes.get(i)) {
+                if (!write.isDone()) {
+                    throw new BatchListenerFailedException("Writes of " + describe(records.get(i)) + " timed out",
+                            new TimeoutException("not acknowledged within " + sendTimeout), i);
+                }
+                if (write.isCompletedExceptionally()) {
+                    throw new BatchListenerFailedException("Writes of " + describe(records.get(i)) + " failed",
+                            classify(write.exceptionNow()), i);
+                }
+            }
+        }
+    }
+
+    /** Sends the record's data units, or its dead letter; a send that throws becomes a failed write. */
+    private List<CompletableFuture<?>> write(ConsumerRecord<String, byte[]> record) {
+        long started = System.nanoTime();
+        var outcome = decoder.decode(record.value());
+        metrics.latency().record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
+        var sends = new ArrayList<CompletableFuture<?>>(1);
+        try {
+            switch (outcome) {
                 case Outcome.Decoded(var unit, var history) -> {
                     metrics.decoded(unit.deviceType());
                     for (var earlier : history) {
                         sends.add(kafka.send(PipelineTopic.DATA_UNITS.topicName(), earlier.deviceId(), earlier));
                     }
-                    yield kafka.send(PipelineTopic.DATA_UNITS.topicName(), unit.deviceId(), unit);
+                    sends.add(kafka.send(PipelineTopic.DATA_UNITS.topicName(), unit.deviceId(), unit));
                 }
                 case Outcome.DeadLetter dead -> {
                     metrics.deadLettered(dead.cause());
-                    yield kafka.send(deadLetter(record, dead));
+                    sends.add(kafka.send(deadLetter(record, dead)));
                 }
-            });
+            }
+        } catch (RuntimeException e) {
+            sends.add(CompletableFuture.failedFuture(e));
         }
-        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
-                .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        return sends;
+    }
+
+    /** A write that waiting cannot fix (too large, not serializable) marks the uplink unpublishable. */
+    private static Throwable classify(Throwable failure) {
+        return Failures.isTransient(failure) ? failure
+                : new UnprocessableRecordException(DeadLetterHeaders.CAUSE_UNPUBLISHABLE,
+                        "its output cannot be written to Kafka: " + failure, failure);
+    }
+
+    private static String describe(ConsumerRecord<?, ?> record) {
+        return record.topic() + "-" + record.partition() + "@" + record.offset();
     }
 
     /** The original record, unchanged, with headers naming the cause, reason, device type and codec. */
@@ -66,10 +111,10 @@ class UplinkListener {
                 record.value());
         header(out, DeadLetterHeaders.CAUSE, dead.cause().tag());
         header(out, DeadLetterHeaders.REASON, dead.reason());
-        header(out, DeadLetterHeaders.STAGE, "decode");
+        header(out, DeadLetterHeaders.STAGE, DeadLetterHeaders.STAGE_DECODE);
         header(out, DeadLetterHeaders.DEVICE_TYPE, dead.deviceType());
         header(out, DeadLetterHeaders.CODEC, dead.codec());
-        header(out, DeadLetterHeaders.SOURCE, record.topic() + "-" + record.partition() + "@" + record.offset());
+        header(out, DeadLetterHeaders.SOURCE, describe(record));
         header(out, DeadLetterHeaders.FAILED_AT, Instant.now().toString());
         return out;
     }
