@@ -44,9 +44,13 @@ public record NotifyProperties(
     public record History(@DefaultValue("100") @Positive int defaultLimit, @DefaultValue("1000") @Positive int maxLimit) {
     }
 
-    /** Topic layout for topics this service reads, and the store writer's retry pace. */
+    /**
+     * Topic layout for topics this service reads, and the store writer's retry pace: while the database is
+     * away a batch is retried after {@code retryBackoff}, doubling up to {@code retryBackoffMax}, without limit.
+     */
     public record Kafka(@DefaultValue("3") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
-            @NotNull @DefaultValue("1s") Duration retryBackoff) {
+            @NotNull @DefaultValue("500ms") Duration retryBackoff,
+            @NotNull @DefaultValue("5s") Duration retryBackoffMax) {
     }
 }

@@ -1,0 +1,125 @@
+package dev.iotpipeline.notify.history;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
+
+import dev.iotpipeline.events.AlarmEvent;
+import dev.iotpipeline.events.AlarmState;
+import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.events.DeadLetterHeaders;
+import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.Severity;
+import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import org.springframework.dao.DataIntegrityViolationException;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.kafka.listener.BatchListenerFailedException;
+
+/** The store writer against an in-memory table that refuses what PostgreSQL refuses: NUL in text. */
+class HistoryWriterTest {
+
+    private static final Instant T0 = Instant.parse("2026-11-22T10:00:00Z");
+
+    private final List<String> storedUnits = new ArrayList<>();
+    private final List<String> storedAlarms = new ArrayList<>();
+    private boolean databaseAway;
+    private int unitWrites;
+    private final HistoryWriter writer = new HistoryWriter(this::storeUnits, this::storeAlarms);
+    private long offset;
+
+    @Test
+    void shouldStoreAWholeBatchInOneWritePerTable() {
+        writer.onBatch(List.of(unit("dev-1"), alarm("dev-1"), unit("dev-2")));
+
+        assertThat(storedUnits).containsExactly("dev-1", "dev-2");
+        assertThat(storedAlarms).containsExactly("dev-1");
+        assertThat(unitWrites).isEqualTo(1);
+    }
+
+    @Test
+    void shouldStoreWhatParsedBeforeARecordThatIsNotAnEventAndNameThatRecordAsMalformed() {
+        var batch = List.of(unit("dev-1"), raw(PipelineTopic.DATA_UNITS, "{not json"), unit("dev-3"));
+
+        var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> writer.onBatch(batch));
+
+        assertThat(failure.getIndex()).isEqualTo(1);
+        assertThat(failure.getCause()).isInstanceOfSatisfying(UnprocessableRecordException.class,
+                e -> assertThat(e.deadLetterCause()).isEqualTo(DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
+        assertThat(storedUnits).as("committed up to the bad record, so stored").containsExactly("dev-1");
+    }
+
+    @Test
+    void shouldCallAnEventWithoutWhatItsTableRequiresMalformed() {
+        var failure = catchThrowableOfType(BatchListenerFailedException.class,
+                () -> writer.onBatch(List.of(raw(PipelineTopic.ALARMS, "{\"deviceId\":\"dev-1\"}"))));
+
+        assertThat(failure.getIndex()).isZero();
+        assertThat(failure.getCause()).hasMessageContaining("not a AlarmEvent: missing id");
+    }
+
+    @Test
+    void shouldFindTheRowTheTableRefusesStoreTheRowsBeforeItAndNameIt() {
+        var batch = List.of(unit("dev-1"), unit("dev-2"), unit("bad\u0000dev"), unit("dev-4"));
+
+        var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> writer.onBatch(batch));
+
+        assertThat(failure.getIndex()).isEqualTo(2);
+        assertThat(failure.getCause()).isInstanceOfSatisfying(UnprocessableRecordException.class,
+                e -> assertThat(e.deadLetterCause()).isEqualTo(DeadLetterHeaders.CAUSE_REJECTED_BY_STORE));
+        assertThat(storedUnits).containsExactly("dev-1", "dev-2");
+    }
+
+    @Test
+    void shouldRetryTheWholeBatchWhileTheDatabaseIsAwayWithoutBlamingARecord() {
+        databaseAway = true;
+
+        var failure = catchThrowableOfType(BatchListenerFailedException.class,
+                () -> writer.onBatch(List.of(unit("dev-1"), unit("dev-2"))));
+
+        assertThat(failure.getIndex()).isZero();
+        assertThat(failure.getCause()).isInstanceOf(CannotGetJdbcConnectionException.class);
+        assertThat(unitWrites).as("no row-by-row search while the database is away").isEqualTo(1);
+    }
+
+    private void storeUnits(List<HistoryStore.Stored<DataUnit>> units) {
+        if (units.isEmpty()) {
+            return;
+        }
+        unitWrites++;
+        if (databaseAway) {
+            throw new CannotGetJdbcConnectionException("Connection refused");
+        }
+        if (units.stream().anyMatch(u -> u.event().deviceId().contains("\u0000"))) {
+            throw new DataIntegrityViolationException("invalid byte sequence for encoding \"UTF8\": 0x00");
+        }
+        units.forEach(u -> storedUnits.add(u.event().deviceId()));
+    }
+
+    private void storeAlarms(List<HistoryStore.Stored<AlarmEvent>> alarms) {
+        alarms.forEach(a -> storedAlarms.add(a.event().deviceId()));
+    }
+
+    private ConsumerRecord<String, byte[]> unit(String deviceId) {
+        var unit = new DataUnit(Ids.newId(), 1, Ids.newId(), "ch", "em300th", deviceId, T0, T0, T0,
+                Map.of("temperature", 21.0), Map.of());
+        return new ConsumerRecord<>(PipelineTopic.DATA_UNITS.topicName(), 0, offset++, deviceId, EventJson.write(unit));
+    }
+
+    private ConsumerRecord<String, byte[]> alarm(String deviceId) {
+        var alarm = new AlarmEvent(Ids.newId(), 1, Ids.newId(), "r1", "hot", Severity.MAJOR, AlarmState.ACTIVE, false,
+                "ch", "em300th", deviceId, Ids.newId(), Map.of(), T0, T0, null, null);
+        return new ConsumerRecord<>(PipelineTopic.ALARMS.topicName(), 0, offset++, deviceId, EventJson.write(alarm));
+    }
+
+    private ConsumerRecord<String, byte[]> raw(PipelineTopic topic, String value) {
+        return new ConsumerRecord<>(topic.topicName(), 0, offset++, "dev-x", value.getBytes(StandardCharsets.UTF_8));
+    }
+}
