@@ -3,11 +3,16 @@ package dev.iotpipeline.rules.alarm;
 import dev.iotpipeline.events.AlarmCommand;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventSerde;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
 import dev.iotpipeline.rules.rule.RuleSet;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.function.Predicate;
+import org.apache.kafka.common.serialization.Deserializer;
+import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
 import org.apache.kafka.streams.StreamsBuilder;
 import org.apache.kafka.streams.kstream.Consumed;
@@ -32,16 +37,41 @@ public final class AlarmTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALARM_STATE_STORE),
                 Serdes.String(), new EventSerde<>(DeviceRuleState.class)));
         var fromData = builder.stream(PipelineTopic.DATA_UNITS.topicName(),
-                        Consumed.with(Serdes.String(), new EventSerde<>(DataUnit.class)))
-                .filter((deviceId, unit) -> unit != null && unit.id() != null && unit.deviceId() != null
-                        && unit.receivedAt() != null)
+                        Consumed.with(Serdes.String(), strict(DataUnit.class,
+                                unit -> unit.id() != null && unit.deviceId() != null && unit.receivedAt() != null,
+                                "id, deviceId and receivedAt")))
+                .filter((deviceId, unit) -> unit != null)
                 .process(() -> new AlarmProcessor(rules, clock, metrics, punctuationInterval), ALARM_STATE_STORE);
         var fromCommands = builder.stream(PipelineTopic.ALARM_COMMANDS.topicName(),
-                        Consumed.with(Serdes.String(), new EventSerde<>(AlarmCommand.class)))
-                .filter((deviceId, command) -> command != null && command.alarmId() != null)
+                        Consumed.with(Serdes.String(), strict(AlarmCommand.class, command -> command.alarmId() != null,
+                                "alarmId")))
+                .filter((deviceId, command) -> command != null)
                 .process(CommandProcessor::new, ALARM_STATE_STORE);
         var alarms = fromData.merge(fromCommands);
         alarms.to(PipelineTopic.ALARMS.topicName(), Produced.with(Serdes.String(), new EventSerde<>(AlarmEvent.class)));
         return alarms;
+    }
+
+    /**
+     * The event serde, but a value that is not the event, or lacks what evaluation needs, fails to deserialize
+     * as malformed-event, so the deserialization handler dead-letters it instead of a filter dropping it.
+     */
+    static <T> Serde<T> strict(Class<T> type, Predicate<T> complete, String required) {
+        var events = new EventSerde<>(type);
+        Deserializer<T> reader = (topic, bytes) -> {
+            T event;
+            try {
+                event = events.deserializer().deserialize(topic, bytes);
+            } catch (RuntimeException e) {
+                throw new UnprocessableRecordException(DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
+                        "not a " + type.getSimpleName() + ": " + e.getMessage(), e);
+            }
+            if (event != null && !complete.test(event)) {
+                throw new UnprocessableRecordException(DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
+                        type.getSimpleName() + " without " + required, null);
+            }
+            return event;
+        };
+        return Serdes.serdeFrom(events.serializer(), reader);
     }
 }
