@@ -176,8 +176,8 @@ public final class ProcessStack implements AutoCloseable {
         var deadline = Instant.now().plus(READY_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
             if (!instance.process.isAlive()) {
-                throw new IOException(instance + " exited with " + instance.process.exitValue() + "; see "
-                        + instance.log);
+                throw new IOException(instance + " exited with " + instance.process.exitValue() + "; "
+                        + instance.log + " ends with:\n" + tail(instance.log, 40));
             }
             if (ready(instance)) {
                 log.info("{} ready", instance);
@@ -185,7 +185,17 @@ public final class ProcessStack implements AutoCloseable {
             }
             Thread.sleep(250);
         }
-        throw new IOException(instance + " not ready within " + READY_TIMEOUT + "; see " + instance.log);
+        throw new IOException(instance + " not ready within " + READY_TIMEOUT + "; " + instance.log + " ends with:\n"
+                + tail(instance.log, 40));
+    }
+
+    private static String tail(Path file, int lines) {
+        try (var all = Files.lines(file)) {
+            var list = all.toList();
+            return String.join("\n", list.subList(Math.max(0, list.size() - lines), list.size()));
+        } catch (IOException | java.io.UncheckedIOException e) {
+            return "(unreadable: " + e + ")";
+        }
     }
 
     /** Whether the instance answers its readiness probe with 200. */

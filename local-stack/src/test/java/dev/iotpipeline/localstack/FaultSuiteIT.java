@@ -34,7 +34,6 @@ import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The fault suite: the services as processes under steady load, and one fault after another (kill -9 of
@@ -65,8 +64,8 @@ class FaultSuiteIT {
     private record Phase(String fault, long from, long to, Timing timing, double resumeSeconds) {
     }
 
-    @TempDir
-    Path data;
+    /** Under target/, not a temporary directory, so the processes' logs outlive a failed run. */
+    private final Path data = Path.of("target", "faults-" + System.currentTimeMillis()).toAbsolutePath();
 
     private ProcessStack stack;
     private SteadyLoad load;
