@@ -21,6 +21,11 @@
     $('#status').textContent = text;
   }
 
+  function showNotice(text) {
+    $('#notice').textContent = text;
+    $('#notice').hidden = false;
+  }
+
   function token() { return $('#token').value.trim(); }
 
   function filter() {
@@ -77,6 +82,14 @@
         break;
       case 'dropped':
         setStatus('live', `live (missed ${message.count})`);
+        break;
+      // {"type":"gap","id":"units","stream":"data-units","partitions":[{"partition":0,"requestedOffset":12,
+      //  "firstRetainedOffset":40,"firstRetainedAt":"..."}],"lostBefore":"...","detail":"..."}: part of what
+      // was missed while away is no longer in Kafka, so the replay that follows starts later than asked.
+      case 'gap':
+        showNotice(`Some ${message.stream} missed while disconnected, from before `
+          + `${new Date(message.lostBefore).toLocaleString()}, can no longer be replayed; `
+          + `the history (GET /${message.stream}) still holds them.`);
         break;
       default:
         break;

@@ -61,7 +61,7 @@ final class DeliveryLog {
 
     /**
      * For each partition, the last offset dispatched up to and including the event {@code id}, or empty when
-     * the event is not in the window (older, or dispatched by another instance).
+     * the event is not in the window (older than it, or published before this instance started).
      */
     Optional<long[]> positionsAt(UUID id) {
         lock.lock();

@@ -41,7 +41,7 @@ class LiveConfig implements WebSocketConfigurer {
         // Each session drains on a virtual thread of its own, so a blocked socket holds only that thread.
         this.handler = new DashboardSocketHandler(registry, websocket, metrics,
                 Executors.newVirtualThreadPerTaskExecutor(),
-                new Replay(bootstrapServers, websocket.concurrentReplays()), logs);
+                new Replay(bootstrapServers, websocket.concurrentReplays(), metrics), logs);
         metrics.watchDeepestQueue(handler::deepestQueue);
     }
 

@@ -21,6 +21,7 @@ final class LiveMetrics implements SessionSender.Listener {
     private final Map<String, Timer> latency = new ConcurrentHashMap<>();
     private final Map<String, Counter> sent = new ConcurrentHashMap<>();
     private final Map<String, Counter> dropped = new ConcurrentHashMap<>();
+    private final Map<String, Counter> gaps = new ConcurrentHashMap<>();
 
     private final AtomicInteger sessions = new AtomicInteger();
     private final AtomicInteger highWater = new AtomicInteger();
@@ -66,6 +67,13 @@ final class LiveMetrics implements SessionSender.Listener {
                     .maximumExpectedValue(Duration.ofSeconds(30)).register(registry))
                     .record(Duration.between(receivedAt, Instant.now()));
         }
+    }
+
+    /** A since replay started after events retention had deleted, and told its client so. */
+    void replayGap(String stream) {
+        gaps.computeIfAbsent(stream, s -> Counter.builder("notify.replay.gaps").tag("stream", s)
+                .description("since replays that asked for events Kafka no longer holds").register(registry))
+                .increment();
     }
 
     @Override

@@ -24,14 +24,14 @@ class ReplayTest {
     }
 
     @Test
-    void shouldResumeFromTheTimeOfAnIdItNeverDelivered() {
+    void shouldLeaveAnIdItNeverDeliveredToBeFoundInTheTopic() {
         var elsewhere = Ids.newId();
 
         var from = Replay.resolve(elsewhere.toString(), log);
 
         assertThat(from.offsets()).isNull();
-        assertThat(from.time()).isEqualTo(Ids.timeOf(elsewhere));
-        assertThat(from.after()).isEqualTo(elsewhere);
+        assertThat(from.time()).isNull();
+        assertThat(from.event()).isEqualTo(elsewhere);
     }
 
     @Test
