@@ -4,7 +4,10 @@ import dev.iotpipeline.kafka.membership.InstanceId;
 import dev.iotpipeline.kafka.membership.StaticMembership;
 import dev.iotpipeline.kafka.readiness.ListenerReadiness;
 import java.util.List;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.GroupProtocol;
 import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.env.Environment;
@@ -24,6 +27,22 @@ public class ListenerServiceConfiguration {
     ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> staticMembership(
             Environment environment) {
         return StaticMembership.listeners(InstanceId.resolve(environment).orElse(null));
+    }
+
+    /**
+     * With KIP-848's {@code group.protocol=consumer} the broker owns session timeout and heartbeats, and the
+     * consumer refuses the classic settings the services configure; dropping them makes the protocol a
+     * one-property switch.
+     */
+    @Bean
+    DefaultKafkaConsumerFactoryCustomizer consumerProtocolSettings() {
+        return factory -> {
+            var protocol = factory.getConfigurationProperties().get(ConsumerConfig.GROUP_PROTOCOL_CONFIG);
+            if (protocol != null && GroupProtocol.CONSUMER.name().equalsIgnoreCase(protocol.toString())) {
+                factory.removeConfig(ConsumerConfig.SESSION_TIMEOUT_MS_CONFIG);
+                factory.removeConfig(ConsumerConfig.HEARTBEAT_INTERVAL_MS_CONFIG);
+            }
+        };
     }
 
     /** Also the containers' rebalance listener: Spring Boot sets a unique ConsumerAwareRebalanceListener bean. */

@@ -14,6 +14,8 @@ public final class InstanceId {
 
     /** Explicit id; {@code IOT_INSTANCE_ID} in the environment. */
     public static final String PROPERTY = "iot.instance-id";
+    /** {@code false} turns static membership off ({@code IOT_STATIC_MEMBERSHIP}). */
+    public static final String ENABLED = "iot.static-membership";
 
     private InstanceId() {
     }
@@ -22,9 +24,12 @@ public final class InstanceId {
      * {@value #PROPERTY} if set; else {@code <spring.application.name>-<host>-<server.port>} when the port is
      * fixed (stable across restarts, distinct between instances on one host); else none. With a random port
      * (0) there is no stable id, and guessing one would let two instances fence each other, so consumers
-     * then use dynamic membership.
+     * then use dynamic membership, as they do when {@value #ENABLED} is false.
      */
     public static Optional<String> resolve(PropertyResolver environment) {
+        if (!environment.getProperty(ENABLED, Boolean.class, true)) {
+            return Optional.empty();
+        }
         var explicit = environment.getProperty(PROPERTY);
         if (StringUtils.hasText(explicit)) {
             return Optional.of(legal(explicit.strip()));

@@ -41,6 +41,14 @@ class InstanceIdTest {
     }
 
     @Test
+    void shouldHaveNoStaticIdWhenTurnedOff() {
+        environment.setProperty("server.port", "8081");
+        environment.setProperty(InstanceId.ENABLED, "false");
+
+        assertThat(InstanceId.resolve(environment)).isEmpty();
+    }
+
+    @Test
     void shouldReplaceCharactersKafkaRejects() {
         environment.setProperty(InstanceId.PROPERTY, "pod 7/eu:west");
 
