@@ -7,6 +7,8 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.TopicPartition;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
@@ -26,8 +28,7 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  * <p>Spring Kafka calls the rebalance callbacks and publishes a consumer's starting and stopped events on that
  * consumer's own thread, so the thread identifies the consumer.
  */
-public class ListenerReadiness implements HealthIndicator, ConsumerAwareRebalanceListener,
-        ApplicationListener<KafkaEvent> {
+public class ListenerReadiness implements HealthIndicator, ApplicationListener<KafkaEvent> {
 
     private enum Phase { STARTING, REBALANCING, ASSIGNED }
 
@@ -56,19 +57,52 @@ public class ListenerReadiness implements HealthIndicator, ConsumerAwareRebalanc
         }
     }
 
-    @Override
-    public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
-        update(partitions, false);
-    }
+    /**
+     * The rebalance listener to put on a container: it follows assignments, then calls {@code delegate} (the
+     * container's own listener, or null), so a service keeps whatever listener it sets.
+     */
+    public ConsumerAwareRebalanceListener following(ConsumerRebalanceListener delegate) {
+        return new ConsumerAwareRebalanceListener() {
 
-    @Override
-    public void onPartitionsLost(Collection<TopicPartition> partitions) {
-        update(partitions, false);
-    }
+            @Override
+            public void onPartitionsRevokedBeforeCommit(Consumer<?, ?> consumer,
+                    Collection<TopicPartition> partitions) {
+                update(partitions, false);
+                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
+                    aware.onPartitionsRevokedBeforeCommit(consumer, partitions);
+                } else if (delegate != null) {
+                    delegate.onPartitionsRevoked(partitions);
+                }
+            }
 
-    @Override
-    public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
-        update(partitions, true);
+            @Override
+            public void onPartitionsRevokedAfterCommit(Consumer<?, ?> consumer,
+                    Collection<TopicPartition> partitions) {
+                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
+                    aware.onPartitionsRevokedAfterCommit(consumer, partitions);
+                }
+            }
+
+            @Override
+            public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+                update(partitions, false);
+                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
+                    aware.onPartitionsLost(consumer, partitions);
+                } else if (delegate != null) {
+                    delegate.onPartitionsLost(partitions);
+                }
+            }
+
+            @Override
+            public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+                update(partitions, true);
+                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
+                    aware.onPartitionsAssigned(consumer, partitions);
+                } else if (delegate != null) {
+                    delegate.onPartitionsAssigned(partitions);
+                }
+            }
+        };
     }
 
     private void update(Collection<TopicPartition> partitions, boolean assigned) {

@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
 import org.apache.kafka.common.Metric;
 import org.apache.kafka.common.MetricName;
 import org.apache.kafka.common.TopicPartition;
@@ -16,6 +17,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Status;
 import org.springframework.kafka.event.ConsumerStartingEvent;
 import org.springframework.kafka.event.ConsumerStoppedEvent;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
 import org.springframework.kafka.listener.MessageListenerContainer;
 
 /** Each consumer's events and rebalance callbacks arrive on its own thread, as Spring Kafka delivers them. */
@@ -27,6 +29,19 @@ class ListenerReadinessTest {
     private final Container container = new Container();
     private final List<MessageListenerContainer> containers = new ArrayList<>(List.of(container));
     private final ListenerReadiness readiness = new ListenerReadiness(() -> containers);
+    private final List<String> delegated = new ArrayList<>();
+    private final ConsumerAwareRebalanceListener rebalance = readiness.following(new ConsumerRebalanceListener() {
+
+        @Override
+        public void onPartitionsRevoked(Collection<TopicPartition> partitions) {
+            delegated.add("revoked " + partitions.size());
+        }
+
+        @Override
+        public void onPartitionsAssigned(Collection<TopicPartition> partitions) {
+            delegated.add("assigned " + partitions.size());
+        }
+    });
     private final ExecutorService consumerThread = Executors.newSingleThreadExecutor();
 
     @AfterEach
@@ -44,7 +59,7 @@ class ListenerReadinessTest {
         onConsumer(() -> readiness.onApplicationEvent(new ConsumerStartingEvent(container, container)));
         assertThat(readiness.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
 
-        onConsumer(() -> readiness.onPartitionsAssigned(List.of(P0, P1)));
+        onConsumer(() -> rebalance.onPartitionsAssigned(null, List.of(P0, P1)));
 
         var health = readiness.health();
         assertThat(health.getStatus()).isEqualTo(Status.UP);
@@ -54,21 +69,23 @@ class ListenerReadinessTest {
     @Test
     void shouldNotBeReadyWhileARebalanceHasRevokedPartitionsNotYetReassigned() {
         onConsumer(() -> readiness.onApplicationEvent(new ConsumerStartingEvent(container, container)));
-        onConsumer(() -> readiness.onPartitionsAssigned(List.of(P0, P1)));
+        onConsumer(() -> rebalance.onPartitionsAssigned(null, List.of(P0, P1)));
 
-        onConsumer(() -> readiness.onPartitionsRevoked(List.of(P0, P1)));
+        onConsumer(() -> rebalance.onPartitionsRevokedBeforeCommit(null, List.of(P0, P1)));
         assertThat(readiness.health().getStatus()).isEqualTo(Status.OUT_OF_SERVICE);
         assertThat(readiness.health().getDetails().get("reason").toString()).contains("rebalancing");
 
-        onConsumer(() -> readiness.onPartitionsAssigned(List.of(P1)));
+        onConsumer(() -> rebalance.onPartitionsAssigned(null, List.of(P1)));
         assertThat(readiness.health().getStatus()).isEqualTo(Status.UP);
         assertThat(readiness.health().getDetails()).containsEntry("partitions", 1);
+        assertThat(delegated).as("the container's own listener still hears everything")
+                .containsExactly("assigned 2", "revoked 2", "assigned 1");
     }
 
     @Test
     void shouldBeReadyWithoutPartitionsWhenTheGroupHasMoreConsumersThanPartitions() {
         onConsumer(() -> readiness.onApplicationEvent(new ConsumerStartingEvent(container, container)));
-        onConsumer(() -> readiness.onPartitionsAssigned(List.of()));
+        onConsumer(() -> rebalance.onPartitionsAssigned(null, List.of()));
 
         var health = readiness.health();
         assertThat(health.getStatus()).isEqualTo(Status.UP);
@@ -78,7 +95,7 @@ class ListenerReadinessTest {
     @Test
     void shouldForgetAStoppedConsumerAndReportAStoppedContainer() {
         onConsumer(() -> readiness.onApplicationEvent(new ConsumerStartingEvent(container, container)));
-        onConsumer(() -> readiness.onPartitionsAssigned(List.of(P0)));
+        onConsumer(() -> rebalance.onPartitionsAssigned(null, List.of(P0)));
         onConsumer(() -> readiness.onApplicationEvent(new ConsumerStoppedEvent(container, container,
                 ConsumerStoppedEvent.Reason.NORMAL)));
         assertThat(readiness.health().getStatus()).as("its consumer is gone").isEqualTo(Status.OUT_OF_SERVICE);
