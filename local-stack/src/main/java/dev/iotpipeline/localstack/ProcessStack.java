@@ -255,6 +255,14 @@ public final class ProcessStack implements AutoCloseable {
         instances.remove(instance);
     }
 
+    /** Drops a dead instance from the stack, as when a machine is gone for good. */
+    public void forget(Instance instance) {
+        if (instance.isAlive()) {
+            throw new IllegalStateException(instance + " is still running");
+        }
+        instances.remove(instance);
+    }
+
     public List<Instance> instances() {
         return List.copyOf(instances);
     }
