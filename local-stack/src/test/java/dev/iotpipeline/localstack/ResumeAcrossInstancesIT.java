@@ -27,13 +27,15 @@ class ResumeAcrossInstancesIT {
     private final HttpClient http = HttpClient.newHttpClient();
     private final String channel = "hop-" + UUID.randomUUID().toString().substring(0, 8);
     private final List<String> posted = Collections.synchronizedList(new ArrayList<>());
+    /** One always-connected dashboard per instance, to know when each instance's live feed has dispatched. */
+    private final List<Session> watchers = new ArrayList<>();
 
     @Test
     void shouldResumeExactlyAtAnotherInstanceThenBackAtTheFirst() {
         var seen = new ArrayList<String>();
 
         // given a dashboard on instance A that received every event so far
-        try (var atA = open(stack.notifyWebSocketUrl())) {
+        try (var watcherA = watch(stack.notifyWebSocketUrl()); var atA = open(stack.notifyWebSocketUrl())) {
             atA.send(subscribe(null));
             await().atMost(Duration.ofSeconds(10)).until(() -> atA.dashboard().ofType("subscribed").size() == 1);
             post(10);
@@ -41,7 +43,8 @@ class ResumeAcrossInstancesIT {
             seen.addAll(ids(atA));
         }
 
-        try (var instanceB = startNotify()) {
+        try (var instanceB = startNotify(); var watcherA = watch(stack.notifyWebSocketUrl());
+                var watcherB = watch(webSocketUrl(instanceB))) {
             // when more arrive while it is away, and it reconnects to instance B, which never delivered its last id
             var missed = post(10);
             try (var atB = open(webSocketUrl(instanceB))) {
@@ -74,9 +77,9 @@ class ResumeAcrossInstancesIT {
     /**
      * Posts {@code spread} uplinks over several devices, one at a time, then a batch of eight for one device,
      * whose ids share a millisecond and sort in no particular order; returns their data-unit ids. A client
-     * stops after the batch: every instance delivered everything before it earlier, so its last id pins
-     * exactly what the client had (events of several partitions published in the same instant reach two
-     * instances in orders that may differ, and a single id cannot say which order the client saw).
+     * stops after the batch: every instance delivered everything before it earlier (the watchers wait for
+     * that), so its last id pins exactly what the client had. Events of several partitions that reach two
+     * instances in different orders (a lagging feed) make a single id ambiguous; that is the documented limit.
      */
     private List<String> post(int spread) {
         var ids = new ArrayList<String>();
@@ -87,9 +90,11 @@ class ResumeAcrossInstancesIT {
             ids.add(dataUnitId(PipelineClient.json(response.body()).get("id").asString()));
             pause(15);
         }
-        // the batch goes out only once everything before it is published, so it is the last thing delivered
+        // the batch goes out only once every instance dispatched everything before it, so it is the last thing
+        // each of them delivered
         long published = posted.size() + ids.size();
         await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == published);
+        awaitWatchers(published);
         var batch = new ArrayList<String>();
         for (int i = 0; i < 8; i++) {
             batch.add("{\"deviceId\":\"dev-burst\",\"payloadHex\":\"0175640367C800046850\"}");
@@ -100,7 +105,25 @@ class ResumeAcrossInstancesIT {
             ids.add(dataUnitId(item.get("id").asString()));
         }
         posted.addAll(ids);
+        awaitWatchers(posted.size());
         return ids;
+    }
+
+    /** Waits until every connected watcher received all of the first {@code total} posted events it could see. */
+    private void awaitWatchers(long total) {
+        watchers.removeIf(watcher -> watcher.dashboard().closed.isDone());
+        for (var watcher : watchers) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> ids(watcher).size() >= total - watcher.before());
+        }
+    }
+
+    /** A dashboard that stays connected to an instance for the rest of the test, subscribed live. */
+    private Session watch(String url) {
+        var watcher = open(url, posted.size());
+        watcher.send(subscribe(null));
+        await().atMost(Duration.ofSeconds(10)).until(() -> watcher.dashboard().ofType("subscribed").size() == 1);
+        watchers.add(watcher);
+        return watcher;
     }
 
     private static String dataUnitId(String uplinkId) {
@@ -129,10 +152,14 @@ class ResumeAcrossInstancesIT {
     }
 
     private Session open(String url) {
+        return open(url, 0);
+    }
+
+    private Session open(String url, long before) {
         var dashboard = new PipelineClient.Dashboard(true);
         var socket = http.newWebSocketBuilder().header("Authorization", "Bearer " + PipelineClient.DASHBOARD_TOKEN)
                 .buildAsync(URI.create(url), dashboard).join();
-        return new Session(dashboard, socket);
+        return new Session(dashboard, socket, before);
     }
 
     private static void awaitReplayed(Session session, List<String> missed) {
@@ -164,7 +191,7 @@ class ResumeAcrossInstancesIT {
     }
 
     /** A dashboard connection to any instance; closing waits until the server has closed its side too. */
-    private record Session(PipelineClient.Dashboard dashboard, WebSocket socket) implements AutoCloseable {
+    private record Session(PipelineClient.Dashboard dashboard, WebSocket socket, long before) implements AutoCloseable {
 
         void send(String json) {
             socket.sendText(json, true).join();
