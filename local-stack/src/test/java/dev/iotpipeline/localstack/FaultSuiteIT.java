@@ -99,19 +99,21 @@ class FaultSuiteIT {
                     stack.infrastructure().jdbcUrl(), Postgres.USER, ""));
             var total = drain(checker, all);
             var rows = new ArrayList<String>();
+            var measured = new ArrayList<Measured>();
             var failures = new ArrayList<String>();
             for (var phase : phases) {
                 var accepted = load.sentBetween(phase.from(), phase.to()).stream()
                         .map(SteadyLoad.Sent::accepted).toList();
                 var report = checker.check(accepted);
                 rows.add(row(phase, report));
+                measured.add(measured(phase, report));
                 if (!report.ok()) {
                     failures.add(phase.fault() + ": " + report.details());
                 }
             }
             var alarms = alarms(ruleId);
             var poison = deadLettersBySource();
-            writeReport(rows, total, alarms, poison);
+            writeReport(rows, total, alarms, poison, recordRun(measured));
 
             assertThat(failures).as("phases with a violated invariant").isEmpty();
             assertThat(total.ok()).as(total.details()).isTrue();
@@ -346,10 +348,72 @@ class FaultSuiteIT {
         return PipelineClient.json(response.body()).get(RULE_ID_FIELD).asString();
     }
 
+    /** One phase's figures as kept across runs (-Dfaults.runs names a JSON-lines file that collects them). */
+    record Measured(String fault, int accepted, int violations, double downUpSeconds, double resumeSeconds,
+            Double median503Millis) {
+    }
+
+    private Measured measured(Phase phase, InvariantChecker.Report report) {
+        var refusals = refusals(phase);
+        return new Measured(phase.fault(), report.accepted(),
+                report.missing().size() + report.doubled().size() + report.outOfOrder(),
+                (phase.timing().upAt() - phase.timing().faultAt()) / 1e9, phase.resumeSeconds(),
+                refusals.length == 0 ? null : refusals[refusals.length / 2] / 1e6);
+    }
+
+    private long[] refusals(Phase phase) {
+        return load.answersBetween(phase.timing().faultAt(), phase.timing().upAt()).stream()
+                .filter(a -> a.status() == 503).mapToLong(SteadyLoad.Answer::latencyNanos).sorted().toArray();
+    }
+
+    /** Appends this run to the runs file, if any, and returns every run recorded there (this one last). */
+    private static List<List<Measured>> recordRun(List<Measured> run) throws Exception {
+        var file = System.getProperty("faults.runs");
+        if (file == null) {
+            return List.of(run);
+        }
+        var path = Path.of(file);
+        Files.createDirectories(path.toAbsolutePath().getParent());
+        var mapper = dev.iotpipeline.events.EventJson.mapper();
+        Files.writeString(path, mapper.writeValueAsString(run) + "\n", java.nio.file.StandardOpenOption.CREATE,
+                java.nio.file.StandardOpenOption.APPEND);
+        var type = mapper.getTypeFactory().constructCollectionType(List.class, Measured.class);
+        var runs = new ArrayList<List<Measured>>();
+        for (var line : Files.readAllLines(path)) {
+            if (!line.isBlank()) {
+                runs.add(mapper.readValue(line, type));
+            }
+        }
+        return runs;
+    }
+
+    /** Per fault over all runs: medians of the timings, sums of accepted uplinks and of violations. */
+    private static String acrossRuns(List<List<Measured>> runs) {
+        var text = new StringBuilder("## Across %d runs (medians; sums of accepted and violations)\n\n"
+                .formatted(runs.size()));
+        text.append("| fault | accepted | violations | down → up (s) | resume after up (s) | 503 median (ms) |\n");
+        text.append("|---|---|---|---|---|---|\n");
+        var byFault = new java.util.LinkedHashMap<String, List<Measured>>();
+        runs.forEach(run -> run.forEach(m -> byFault.computeIfAbsent(m.fault(), f -> new ArrayList<>()).add(m)));
+        byFault.forEach((fault, ms) -> text.append("| %s | %d | %d | %.1f | %.1f | %s |\n".formatted(fault,
+                ms.stream().mapToInt(Measured::accepted).sum(), ms.stream().mapToInt(Measured::violations).sum(),
+                median(ms.stream().map(Measured::downUpSeconds).toList()),
+                median(ms.stream().map(Measured::resumeSeconds).toList()),
+                ms.stream().allMatch(m -> m.median503Millis() == null) ? "–" : "%.1f".formatted(median(ms.stream()
+                        .map(Measured::median503Millis).filter(java.util.Objects::nonNull).toList())))));
+        text.append("\nEach run's timings (s, resume after up): ");
+        byFault.forEach((fault, ms) -> text.append(fault).append(' ').append(ms.stream()
+                .map(m -> "%.1f".formatted(m.resumeSeconds())).toList()).append("; "));
+        return text.append("\n\n").toString();
+    }
+
+    private static double median(List<Double> values) {
+        var sorted = values.stream().sorted().toList();
+        return sorted.get(sorted.size() / 2);
+    }
+
     private String row(Phase phase, InvariantChecker.Report report) {
-        var answers = load.answersBetween(phase.timing().faultAt(), phase.timing().upAt());
-        var refusals = answers.stream().filter(a -> a.status() == 503).mapToLong(SteadyLoad.Answer::latencyNanos)
-                .sorted().toArray();
+        var refusals = refusals(phase);
         var median503 = refusals.length == 0 ? "–" : "%.1f ms (%d)".formatted(refusals[refusals.length / 2] / 1e6,
                 refusals.length);
         return "| %s | %d | %d | %d | %d | %d | %d | %.1f | %.1f | %s |".formatted(phase.fault(), report.accepted(),
@@ -359,7 +423,7 @@ class FaultSuiteIT {
     }
 
     private void writeReport(List<String> rows, InvariantChecker.Report total, Alarms alarms,
-            Map<String, Integer> poison) throws Exception {
+            Map<String, Integer> poison, List<List<Measured>> runs) throws Exception {
         var text = new StringBuilder();
         text.append("# Fault suite").append(FULL ? "" : " (short form)").append("\n\n");
         text.append("Command: `./pipeline faults` (full) or `./pipeline test` (short form, in CI). Run at ")
@@ -367,6 +431,10 @@ class FaultSuiteIT {
                 .append(" cores; ").append(DEVICES).append(" devices, ").append(RATE)
                 .append(" uplinks/s in a closed loop per device, retrying under the same id until 202; each")
                 .append(" service a process of its own, PostgreSQL durable (fsync, synchronous_commit on).\n\n");
+        if (runs.size() > 1) {
+            text.append(acrossRuns(runs));
+            text.append("## The last run\n\n");
+        }
         text.append("| fault | accepted | stored | dead-lettered | missing | doubled | out of order | down → up (s)")
                 .append(" | resume after up (s) | 503 median (count) |\n");
         text.append("|---|---|---|---|---|---|---|---|---|---|\n");
