@@ -128,7 +128,7 @@ public final class LocalStackMain {
     }
 
     private static String processSummary(ProcessStack stack) {
-        var lines = new StringBuilder("\n  processes (logs in data/logs/):\n");
+        var lines = new StringBuilder("\n  processes (logs in " + stack.settings().dataDir().resolve("logs") + "):\n");
         lines.append(String.format("    %-8s pid %d%n", "kafka", stack.broker().pid()));
         lines.append(String.format("    %-8s pid %d%n", "postgres", stack.postgresPid()));
         for (var instance : stack.instances()) {
