@@ -1,5 +1,10 @@
 package dev.iotpipeline.events;
 
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
+
 /**
  * Header names and values on dead-letter records (uplinks.dead-letter, events.dead-letter), which carry
  * the original value unchanged.
@@ -37,5 +42,41 @@ public final class DeadLetterHeaders {
     public static final String CAUSE_UNPUBLISHABLE = "unpublishable";
 
     private DeadLetterHeaders() {
+    }
+
+    /**
+     * Writes the headers every dead letter carries, whoever writes it: cause, reason, stage, the source
+     * record's {@code topic-partition@offset} and when it failed. Null values are left out.
+     */
+    public static void addCommon(Headers headers, ConsumerRecord<?, ?> source, String cause, String reason,
+            String stage, Instant failedAt) {
+        add(headers, CAUSE, cause);
+        add(headers, REASON, reason);
+        add(headers, STAGE, stage);
+        add(headers, SOURCE, source(source));
+        add(headers, FAILED_AT, failedAt.toString());
+    }
+
+    /** Adds one header as UTF-8, unless the value is null. */
+    public static void add(Headers headers, String name, String value) {
+        if (value != null) {
+            headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The last value of a header as text, or null. */
+    public static String value(Headers headers, String name) {
+        var header = headers.lastHeader(name);
+        return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
+    }
+
+    /** {@code topic-partition@offset}, the {@link #SOURCE} of a dead letter and how logs name a record. */
+    public static String source(ConsumerRecord<?, ?> record) {
+        return record.topic() + "-" + record.partition() + "@" + record.offset();
+    }
+
+    /** The topic part of a {@link #SOURCE} value. */
+    public static String sourceTopic(String source) {
+        return source.substring(0, source.lastIndexOf('-', source.indexOf('@')));
     }
 }

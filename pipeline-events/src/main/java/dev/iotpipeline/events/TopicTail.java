@@ -53,6 +53,19 @@ public final class TopicTail implements AutoCloseable {
         this.thread = Thread.ofPlatform().name("tail-" + topic).daemon().unstarted(this::run);
     }
 
+    /**
+     * Hands every record the topic holds now to {@code handler}, on this thread's behalf, then stops: the
+     * catch-up half of a tail, for checks and tools that read a topic once.
+     */
+    public static void readToEnd(String bootstrapServers, String topic, Duration timeout,
+            Consumer<ConsumerRecord<String, byte[]>> handler) throws InterruptedException {
+        try (var tail = new TopicTail(bootstrapServers, topic, Start.BEGINNING, handler).startReading()) {
+            if (!tail.awaitCaughtUp(timeout)) {
+                throw new IllegalStateException("could not read " + topic + " to its end within " + timeout);
+            }
+        }
+    }
+
     public TopicTail startReading() {
         thread.start();
         return this;

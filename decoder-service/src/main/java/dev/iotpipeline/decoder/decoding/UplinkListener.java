@@ -4,7 +4,6 @@ import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -56,11 +55,11 @@ class UplinkListener {
         for (int i = 0; i < records.size(); i++) {
             for (var write : writes.get(i)) {
                 if (!write.isDone()) {
-                    throw new BatchListenerFailedException("Writes of " + describe(records.get(i)) + " timed out",
+                    throw new BatchListenerFailedException("Writes of " + DeadLetterHeaders.source(records.get(i)) + " timed out",
                             new TimeoutException("not acknowledged within " + sendTimeout), i);
                 }
                 if (write.isCompletedExceptionally()) {
-                    throw new BatchListenerFailedException("Writes of " + describe(records.get(i)) + " failed",
+                    throw new BatchListenerFailedException("Writes of " + DeadLetterHeaders.source(records.get(i)) + " failed",
                             classify(write.exceptionNow()), i);
                 }
             }
@@ -100,28 +99,15 @@ class UplinkListener {
                         "its output cannot be written to Kafka: " + failure, failure);
     }
 
-    private static String describe(ConsumerRecord<?, ?> record) {
-        return record.topic() + "-" + record.partition() + "@" + record.offset();
-    }
-
     /** The original record, unchanged, with headers naming the cause, reason, device type and codec. */
     private static ProducerRecord<String, Object> deadLetter(ConsumerRecord<String, byte[]> record,
             Outcome.DeadLetter dead) {
         var out = new ProducerRecord<String, Object>(PipelineTopic.DEAD_LETTER.topicName(), record.key(),
                 record.value());
-        header(out, DeadLetterHeaders.CAUSE, dead.cause().tag());
-        header(out, DeadLetterHeaders.REASON, dead.reason());
-        header(out, DeadLetterHeaders.STAGE, DeadLetterHeaders.STAGE_DECODE);
-        header(out, DeadLetterHeaders.DEVICE_TYPE, dead.deviceType());
-        header(out, DeadLetterHeaders.CODEC, dead.codec());
-        header(out, DeadLetterHeaders.SOURCE, describe(record));
-        header(out, DeadLetterHeaders.FAILED_AT, Instant.now().toString());
+        DeadLetterHeaders.addCommon(out.headers(), record, dead.cause().tag(), dead.reason(),
+                DeadLetterHeaders.STAGE_DECODE, Instant.now());
+        DeadLetterHeaders.add(out.headers(), DeadLetterHeaders.DEVICE_TYPE, dead.deviceType());
+        DeadLetterHeaders.add(out.headers(), DeadLetterHeaders.CODEC, dead.codec());
         return out;
-    }
-
-    private static void header(ProducerRecord<String, Object> record, String name, String value) {
-        if (value != null) {
-            record.headers().add(name, value.getBytes(StandardCharsets.UTF_8));
-        }
     }
 }

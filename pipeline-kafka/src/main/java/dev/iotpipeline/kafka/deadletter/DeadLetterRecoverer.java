@@ -4,7 +4,6 @@ import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
@@ -64,15 +63,12 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
     private static Headers pipelineHeaders(ConsumerRecord<?, ?> record, Exception failure, String stage, String group,
             Clock clock) {
         var headers = new RecordHeaders();
-        add(headers, DeadLetterHeaders.CAUSE, causeTag(failure));
-        add(headers, DeadLetterHeaders.REASON, truncate(reason(failure), MAX_REASON));
-        add(headers, DeadLetterHeaders.STAGE, stage);
-        add(headers, DeadLetterHeaders.SOURCE, record.topic() + "-" + record.partition() + "@" + record.offset());
-        add(headers, DeadLetterHeaders.FAILED_AT, clock.instant().toString());
+        DeadLetterHeaders.addCommon(headers, record, causeTag(failure), truncate(reason(failure), MAX_REASON), stage,
+                clock.instant());
         // Spring names the group only for listener failures; Streams and direct calls get it here.
         boolean named = failure instanceof ListenerExecutionFailedException listener && listener.getGroupId() != null;
         if (!named && group != null) {
-            add(headers, KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP, group);
+            DeadLetterHeaders.add(headers, KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP, group);
         }
         return headers;
     }
@@ -120,13 +116,9 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
         return t;
     }
 
-    private static void add(Headers headers, String name, String value) {
-        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
-    }
-
     private static void replace(Headers headers, String name, String value) {
         headers.remove(name);
-        add(headers, name, value);
+        DeadLetterHeaders.add(headers, name, value);
     }
 
     private static String truncate(String value, int max) {
