@@ -4,8 +4,8 @@ import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.TopicTail;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.DriverManager;
@@ -18,17 +18,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.function.BiConsumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -44,10 +38,6 @@ public final class InvariantChecker {
         static Accepted parse(String line) {
             var fields = line.split(",");
             return new Accepted(UUID.fromString(fields[0].trim()), fields[1].trim(), Long.parseLong(fields[2].trim()));
-        }
-
-        String line() {
-            return id + "," + deviceId + "," + seq;
         }
     }
 
@@ -189,35 +179,14 @@ public final class InvariantChecker {
         return inversions;
     }
 
-    /** Reads a topic from its beginning to the end offsets of now; values that are not JSON arrive as null. */
+    /** Reads a topic from its beginning to its end of now; values that are not JSON arrive as null. */
     private void readTopic(String topic, BiConsumer<ConsumerRecord<String, byte[]>, JsonNode> handler) {
-        var props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, sources.bootstrapServers());
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 5000);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "invariant-checker-" + topic);
-        try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
-            var infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-            if (infos == null || infos.isEmpty()) {
-                return;
-            }
-            var partitions = infos.stream().map(i -> new TopicPartition(topic, i.partition())).toList();
-            consumer.assign(partitions);
-            consumer.seekToBeginning(partitions);
-            var remaining = new HashMap<>(consumer.endOffsets(partitions));
-            var deadline = Instant.now().plusSeconds(120);
-            while (true) {
-                remaining.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
-                if (remaining.isEmpty()) {
-                    return;
-                }
-                if (Instant.now().isAfter(deadline)) {
-                    throw new IllegalStateException("could not read " + topic + " to its end within 120 s");
-                }
-                for (var record : consumer.poll(Duration.ofMillis(500))) {
-                    handler.accept(record, json(record.value()));
-                }
-            }
+        try {
+            TopicTail.readToEnd(sources.bootstrapServers(), topic, Duration.ofSeconds(120),
+                    record -> handler.accept(record, json(record.value())));
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted while reading " + topic, e);
         }
     }
 
@@ -244,18 +213,14 @@ public final class InvariantChecker {
     }
 
     private static String header(ConsumerRecord<?, ?> record, String name) {
-        var header = record.headers().lastHeader(name);
-        return header == null ? "?" : new String(header.value(), StandardCharsets.UTF_8);
+        var value = DeadLetterHeaders.value(record.headers(), name);
+        return value == null ? "?" : value;
     }
 
     public static List<Accepted> readAccepted(Path file) throws IOException {
         try (var lines = Files.lines(file)) {
             return lines.filter(l -> !l.isBlank() && !l.startsWith("#")).map(Accepted::parse).toList();
         }
-    }
-
-    public static void writeAccepted(Path file, List<Accepted> accepted) throws IOException {
-        Files.write(file, accepted.stream().map(Accepted::line).toList());
     }
 
     /**
