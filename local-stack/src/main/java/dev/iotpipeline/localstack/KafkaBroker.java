@@ -131,6 +131,14 @@ public final class KafkaBroker implements AutoCloseable {
 
     private void awaitReady(Duration timeout) throws IOException, InterruptedException {
         var deadline = Instant.now().plus(timeout);
+        // An admin client started before the broker listens logs a failed rebootstrap every few milliseconds.
+        while (!portOpen() && Instant.now().isBefore(deadline)) {
+            if (!process.isAlive()) {
+                throw new IOException("Kafka broker exited with " + process.exitValue() + "; see "
+                        + dir.resolve("broker.out") + " and " + dir.resolve("broker.log"));
+            }
+            Thread.sleep(200);
+        }
         try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
                 AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
                 AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 4000))) {

@@ -124,6 +124,9 @@ public final class LocalStack implements AutoCloseable {
         properties.add("server.port=" + port);
         properties.add("spring.kafka.bootstrap-servers=" + infrastructure.bootstrapServers());
         properties.add("spring.main.banner-mode=off");
+        // Every Kafka client logs its whole configuration and each rebalance step at INFO: thousands of lines
+        // that would bury the stack's banner. Warnings and errors still show.
+        properties.add("logging.level.org.apache.kafka=WARN");
         if (sharedJvm) {
             // The services share one logging system here, which would label every line with one name.
             properties.add("logging.include-application-name=false");
