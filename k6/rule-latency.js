@@ -5,7 +5,7 @@ import http from 'k6/http';
 import ws from 'k6/ws';
 import { check } from 'k6';
 import { Trend } from 'k6/metrics';
-import { INGEST_URL, RULES_URL, WS_URL, DASHBOARD_TOKEN, deviceHeaders } from './lib/config.js';
+import { INGEST_URL, RULES_URL, WS_URL, DASHBOARD_TOKEN, deviceHeaders, adminHeaders } from './lib/config.js';
 import { em300thHex } from './lib/em300th.js';
 import { summaryFor } from './lib/summary.js';
 
@@ -29,7 +29,7 @@ export default function () {
     started = Date.now();
     const rule = http.post(`${RULES_URL}/rules`, JSON.stringify({
       name: `latency ${current}`, filter: { channel, deviceId }, condition: 'temperature > 30', severity: 'INFO',
-    }), { headers: { 'Content-Type': 'application/json' } });
+    }), { headers: adminHeaders });
     check(rule, { 'rule created': (r) => r.status === 201 });
     if (rule.status === 201) ruleIds.push(rule.json('id'));
     const up = http.post(`${INGEST_URL}/sensor-data/${channel}/encoded/em300th`,
@@ -51,7 +51,7 @@ export default function () {
     socket.setTimeout(() => socket.close(), 60000);
   });
   check(null, { 'every rule raised its alarm': () => raised === RULES });
-  for (const id of ruleIds) http.del(`${RULES_URL}/rules/${id}`);
+  for (const id of ruleIds) http.del(`${RULES_URL}/rules/${id}`, null, { headers: adminHeaders });
 }
 
 export const handleSummary = summaryFor('rule-latency');

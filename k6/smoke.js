@@ -4,7 +4,7 @@ import http from 'k6/http';
 import ws from 'k6/ws';
 import { check, sleep } from 'k6';
 import { Trend, Counter } from 'k6/metrics';
-import { INGEST_URL, RULES_URL, NOTIFY_URL, WS_URL, DASHBOARD_TOKEN, deviceHeaders, dashboardHeaders } from './lib/config.js';
+import { INGEST_URL, RULES_URL, NOTIFY_URL, WS_URL, DASHBOARD_TOKEN, deviceHeaders, adminHeaders, dashboardHeaders } from './lib/config.js';
 import { em300thHex } from './lib/em300th.js';
 import { summaryFor } from './lib/summary.js';
 
@@ -30,7 +30,7 @@ export default function () {
   const expected = DEVICES * UPLINKS_PER_DEVICE;
   const rule = http.post(`${RULES_URL}/rules`, JSON.stringify({
     name: 'smoke hot', filter: { channel }, condition: 'temperature > 30', severity: 'MINOR',
-  }), { headers: { 'Content-Type': 'application/json' } });
+  }), { headers: adminHeaders });
   check(rule, { 'rule created': (r) => r.status === 201 });
 
   const seen = new Set();
@@ -85,7 +85,7 @@ export default function () {
     'every hot device raised one alarm': () => alarmDevices.size === HOT_DEVICES,
   });
   if (rule.status === 201) {
-    http.del(`${RULES_URL}/rules/${rule.json('id')}`);
+    http.del(`${RULES_URL}/rules/${rule.json('id')}`, null, { headers: adminHeaders });
   }
 }
 

@@ -5,6 +5,7 @@ export const NOTIFY_URL = __ENV.NOTIFY_URL || 'http://127.0.0.1:8083';
 export const WS_URL = __ENV.WS_URL || NOTIFY_URL.replace(/^http/, 'ws') + '/ws';
 export const DEVICE_KEY = __ENV.DEVICE_KEY || 'demo-device-key';
 export const DASHBOARD_TOKEN = __ENV.DASHBOARD_TOKEN || 'demo-dashboard-token';
+export const ADMIN_TOKEN = __ENV.ADMIN_TOKEN || 'demo-admin-token';
 export const REPORT_DIR = __ENV.REPORT_DIR || 'k6/reports';
 
 export const deviceHeaders = {
@@ -13,3 +14,6 @@ export const deviceHeaders = {
 };
 
 export const dashboardHeaders = { Authorization: `Bearer ${DASHBOARD_TOKEN}` };
+
+// Changing rules and device types needs the admin token.
+export const adminHeaders = { 'Content-Type': 'application/json', Authorization: `Bearer ${ADMIN_TOKEN}` };

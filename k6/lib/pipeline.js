@@ -4,7 +4,7 @@ import http from 'k6/http';
 import ws from 'k6/ws';
 import { check, sleep } from 'k6';
 import { Counter } from 'k6/metrics';
-import { INGEST_URL, RULES_URL, NOTIFY_URL, WS_URL, DASHBOARD_TOKEN, deviceHeaders, dashboardHeaders } from './config.js';
+import { INGEST_URL, RULES_URL, NOTIFY_URL, WS_URL, DASHBOARD_TOKEN, deviceHeaders, dashboardHeaders, adminHeaders } from './config.js';
 import { em300thHex } from './em300th.js';
 
 // Messages the server dropped for a subscriber that fell behind ({"type":"dropped","count":N}).
@@ -35,14 +35,14 @@ export function postDecoded(channel, body, tags) {
 
 export function createRule(rule) {
   const res = http.post(`${RULES_URL}/rules`, JSON.stringify(rule),
-    { headers: { 'Content-Type': 'application/json' }, tags: { name: 'POST /rules' } });
+    { headers: adminHeaders, tags: { name: 'POST /rules' } });
   check(res, { 'rule created': (r) => r.status === 201 });
   if (res.status !== 201) throw new Error(`rule not created: ${res.status} ${res.body}`);
   return res.json('id');
 }
 
 export function deleteRule(id) {
-  const res = http.del(`${RULES_URL}/rules/${id}`, null, { tags: { name: 'DELETE /rules/{id}' } });
+  const res = http.del(`${RULES_URL}/rules/${id}`, null, { headers: adminHeaders, tags: { name: 'DELETE /rules/{id}' } });
   check(res, { 'rule deleted': (r) => r.status === 204 || r.status === 200 });
 }
 

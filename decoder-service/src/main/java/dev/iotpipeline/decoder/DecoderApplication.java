@@ -1,13 +1,16 @@
 package dev.iotpipeline.decoder;
 
+import dev.iotpipeline.web.PipelineWebConfiguration;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Import;
 
 /** Decodes encoded uplinks into data units and dead-letters what it cannot decode. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
+@Import(PipelineWebConfiguration.class)
 public class DecoderApplication {
 
     /** Each service reads its own config file name so that several can share one JVM in the local stack. */

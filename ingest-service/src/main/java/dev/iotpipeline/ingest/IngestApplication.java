@@ -1,15 +1,16 @@
 package dev.iotpipeline.ingest;
 
+import dev.iotpipeline.web.PipelineWebConfiguration;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
-import org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration;
+import org.springframework.context.annotation.Import;
 
 /** Accepts uplinks over HTTP and makes them durable in Kafka before answering 202. */
-/* Devices authenticate with their own keys; there are no users, so no generated default user either. */
-@SpringBootApplication(exclude = UserDetailsServiceAutoConfiguration.class)
+@SpringBootApplication
 @ConfigurationPropertiesScan
+@Import(PipelineWebConfiguration.class)
 public class IngestApplication {
 
     /** Each service reads its own config file name so that several can share one JVM in the local stack. */

@@ -1,12 +1,9 @@
 package dev.iotpipeline.ingest;
 
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
-import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import java.util.Map;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -17,28 +14,11 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("ingest")
 public record IngestProperties(
-        @DefaultValue List<@Valid ApiKey> apiKeys,
-        @Valid @NotNull @DefaultValue Auth auth,
         @Valid @NotNull @DefaultValue Kafka kafka,
         @Valid @NotNull @DefaultValue Limits limits,
         @Valid @NotNull @DefaultValue RateLimit rateLimit,
         @Valid @NotNull @DefaultValue Webhooks webhooks,
         @Valid @NotNull @DefaultValue Bench bench) {
-
-    /**
-     * A device key bound to a channel ({@code *} for every channel); {@code key} is the secret itself or
-     * {@code sha256:<hex>} of it, so configuration need not hold the secret. {@code ratePerSecond}
-     * overrides the default rate limit for this key.
-     */
-    public record ApiKey(@NotBlank String channel, @NotBlank String key, Double ratePerSecond) {
-    }
-
-    /**
-     * Keys can also come from a file ({@code <channel> <key|sha256:hex> [ratePerSecond]} per line) that is
-     * re-read when it changes, so keys rotate without a restart.
-     */
-    public record Auth(Path keysFile, @NotNull @DefaultValue("5s") Duration keysFileCheckInterval) {
-    }
 
     /** How long a request may wait for Kafka before 503, and how many uplinks may await an ack at once. */
     public record Kafka(@NotNull @DefaultValue("5s") Duration sendTimeout,
@@ -59,9 +39,8 @@ public record IngestProperties(
             @NotNull @DurationMin(millis = 1) @DefaultValue("500ms") Duration probeTimeout) {
     }
 
-    /** Size limits: per uplink payload, per request body and per batch. */
+    /** Size limits: per uplink payload and per batch (the request body is bounded by {@code iot.http.max-body-size}). */
     public record Limits(@DefaultValue("65536") @Positive int maxPayloadBytes,
-            @DefaultValue("1048576") @Positive int maxRequestBytes,
             @DefaultValue("1000") @Positive int maxBatchSize) {
     }
 

@@ -25,16 +25,12 @@ public final class LocalStack implements AutoCloseable {
      * {@code durable} keeps PostgreSQL's fsync, synchronous_commit and full_page_writes on; only tests that
      * never kill PostgreSQL turn it off, for speed.
      */
-    public record Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions,
-            List<String> properties, boolean durable) {
+    public record Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, String adminToken,
+            int partitions, List<String> properties, boolean durable) {
 
-        public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions) {
-            this(dataDir, ports, deviceKey, dashboardToken, partitions, List.of(), true);
-        }
-
-        public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, int partitions,
-                List<String> properties) {
-            this(dataDir, ports, deviceKey, dashboardToken, partitions, properties, true);
+        public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, String adminToken,
+                int partitions) {
+            this(dataDir, ports, deviceKey, dashboardToken, adminToken, partitions, List.of(), true);
         }
 
         int port(Service service) {
@@ -50,11 +46,6 @@ public final class LocalStack implements AutoCloseable {
     // The services share one classpath here, so each must opt out of what only another one uses.
     private static final String JDBC = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
             + "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration";
-    private static final String SECURITY = "org.springframework.boot.security.autoconfigure.SecurityAutoConfiguration,"
-            + "org.springframework.boot.security.autoconfigure.UserDetailsServiceAutoConfiguration,"
-            + "org.springframework.boot.security.autoconfigure.web.servlet.ServletWebSecurityAutoConfiguration,"
-            + "org.springframework.boot.security.autoconfigure.web.servlet.SecurityFilterAutoConfiguration,"
-            + "org.springframework.boot.security.autoconfigure.actuate.web.servlet.ManagementWebSecurityAutoConfiguration";
     private static final String EXCLUDE = "spring.autoconfigure.exclude=";
 
     private final Settings settings;
@@ -134,12 +125,18 @@ public final class LocalStack implements AutoCloseable {
         properties.add(service.shortName() + ".kafka.partitions=" + settings.partitions());
         if (sharedJvm) {
             // The services share one classpath here, so each must opt out of what only another one uses.
-            properties.add(EXCLUDE + switch (service) {
-                case DECODER, RULES -> JDBC + "," + SECURITY;
-                case NOTIFY -> SECURITY;
-                case INGEST -> JDBC;
-            });
+            if (service != Service.NOTIFY) {
+                properties.add(EXCLUDE + JDBC);
+            }
         }
+        // Every service knows the three credentials of the local stack; each accepts only the roles its routes
+        // name. The demo device key serves load tests too, so its rate limit is far above what one machine sends.
+        properties.add("iot.security.admin-tokens[0]=" + settings.adminToken());
+        properties.add("iot.security.dashboard-tokens[0].token=" + settings.dashboardToken());
+        properties.add("iot.security.dashboard-tokens[0].channels[0]=*");
+        properties.add("iot.security.device-keys[0].channel=*");
+        properties.add("iot.security.device-keys[0].key=" + settings.deviceKey());
+        properties.add("iot.security.device-keys[0].rate-per-second=1000000");
         switch (service) {
             case RULES -> {
                 properties.add("spring.kafka.streams.state-dir=" + settings.dataDir().toAbsolutePath()
@@ -150,16 +147,8 @@ public final class LocalStack implements AutoCloseable {
                 properties.add("spring.datasource.url=" + infrastructure.jdbcUrl());
                 properties.add("spring.datasource.username=" + infrastructure.jdbcUser());
                 properties.add("spring.datasource.password=" + infrastructure.jdbcPassword());
-                properties.add("notify.tokens[0].token=" + settings.dashboardToken());
-                properties.add("notify.tokens[0].channels[0]=*");
             }
-            case INGEST -> {
-                // The demo key serves load tests too, so its rate limit is far above what one machine can send.
-                properties.add("ingest.api-keys[0].channel=*");
-                properties.add("ingest.api-keys[0].key=" + settings.deviceKey());
-                properties.add("ingest.api-keys[0].rate-per-second=1000000");
-            }
-            case DECODER -> {
+            case INGEST, DECODER -> {
             }
         }
         properties.addAll(settings.properties());

@@ -23,7 +23,7 @@ public final class LocalStackMain {
                 new LocalStack.Ports(port("IOT_INGEST_PORT", 8080), port("IOT_DECODER_PORT", 8081),
                         port("IOT_RULES_PORT", 8082), port("IOT_NOTIFY_PORT", 8083)),
                 env("IOT_DEVICE_KEY", "demo-device-key"), env("IOT_DASHBOARD_TOKEN", "demo-dashboard-token"),
-                port("IOT_PARTITIONS", 3), List.of(), true);
+                env("IOT_ADMIN_TOKEN", "demo-admin-token"), port("IOT_PARTITIONS", 3), List.of(), true);
         int kafkaPort = port("IOT_KAFKA_PORT", 9092);
         int controllerPort = port("IOT_KAFKA_CONTROLLER_PORT", kafkaPort + 1);
         int postgresPort = port("IOT_POSTGRES_PORT", 5433);
@@ -79,7 +79,7 @@ public final class LocalStackMain {
                 iot-pipeline is running (started in %.1f s%s). Data: %s
 
                   ingest   %s   POST /sensor-data/{channel}/encoded/{deviceType}
-                  decoder  %s   GET  /device-types
+                  decoder  %s   GET|PUT /device-types
                   rules    %s   GET|POST /rules
                   notify   %s   GET  /data-units, WebSocket %s
                   kafka    127.0.0.1:%d
@@ -87,6 +87,7 @@ public final class LocalStackMain {
                 %s
                   device key       %s   (Authorization: Bearer <key>, any channel)
                   dashboard token  %s   (Authorization: Bearer <token>, all channels)
+                  admin token      %s   (Authorization: Bearer <token>, device types, rules, re-drive)
 
                 Try:
                   curl -i -X POST %s/sensor-data/demo/encoded/em300th \\
@@ -99,7 +100,7 @@ public final class LocalStackMain {
                 url.apply(Service.INGEST), url.apply(Service.DECODER), url.apply(Service.RULES),
                 url.apply(Service.NOTIFY), url.apply(Service.NOTIFY).replaceFirst("^http", "ws") + "/ws", kafkaPort,
                 postgresPort, Postgres.DATABASE, summary, settings.deviceKey(), settings.dashboardToken(),
-                url.apply(Service.INGEST), settings.deviceKey());
+                settings.adminToken(), url.apply(Service.INGEST), settings.deviceKey());
         stopped.await();
     }
 

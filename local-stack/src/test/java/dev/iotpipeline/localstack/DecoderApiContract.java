@@ -140,13 +140,13 @@ abstract class DecoderApiContract {
 
         assertThat(putType(type, Map.of("codec", "javascript",
                 "script", Files.readString(SCRIPTS.resolve("em300th-ttn-style.js")))).statusCode()).isEqualTo(200);
-        var redrive = client().post(stack().decoderUrl() + "/dead-letters/redrive?deviceType=" + type, Map.of(), "");
+        var redrive = client().post(stack().decoderUrl() + "/dead-letters/redrive?deviceType=" + type, PipelineClient.ADMIN, "");
 
         assertThat(redrive.statusCode()).as(redrive.body()).isEqualTo(200);
         assertThat(PipelineClient.json(redrive.body()).get("redriven").asInt()).isEqualTo(1);
         await().atMost(Duration.ofSeconds(30)).until(() -> client().storedCount(channel) == 1);
         // Redriving again resends the same uplink id, which is stored once.
-        client().post(stack().decoderUrl() + "/dead-letters/redrive?deviceType=" + type, Map.of(), "");
+        client().post(stack().decoderUrl() + "/dead-letters/redrive?deviceType=" + type, PipelineClient.ADMIN, "");
         var item = PipelineClient.json(client().getHistory("/data-units?channel=" + channel).body()).get("items").get(0);
         assertThat(item.get("uplinkId").asString()).isEqualTo(id);
         assertThat(client().storedCount(channel)).isEqualTo(1);

@@ -61,14 +61,14 @@ final class EmbeddedStack {
      */
     static LocalStack.Settings settings(Path data) {
         return new LocalStack.Settings(data, LocalStack.Ports.RANDOM, PipelineClient.DEVICE_KEY,
-                PipelineClient.DASHBOARD_TOKEN, 3, List.of(
-                        "ingest.api-keys[1].channel=" + BOUND_CHANNEL,
-                        "ingest.api-keys[1].key=" + BOUND_KEY,
-                        "ingest.api-keys[2].channel=*",
-                        "ingest.api-keys[2].key=" + LIMITED_KEY,
-                        "ingest.api-keys[2].rate-per-second=2",
-                        "notify.tokens[1].token=" + SCOPED_TOKEN,
-                        "notify.tokens[1].channels[0]=" + SCOPED_CHANNEL,
+                PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3, List.of(
+                        "iot.security.device-keys[1].channel=" + BOUND_CHANNEL,
+                        "iot.security.device-keys[1].key=" + BOUND_KEY,
+                        "iot.security.device-keys[2].channel=*",
+                        "iot.security.device-keys[2].key=" + LIMITED_KEY,
+                        "iot.security.device-keys[2].rate-per-second=2",
+                        "iot.security.dashboard-tokens[1].token=" + SCOPED_TOKEN,
+                        "iot.security.dashboard-tokens[1].channels[0]=" + SCOPED_CHANNEL,
                         "notify.websocket.max-queued-messages=256",
                         "notify.websocket.slow-client-close-after=2s",
                         "notify.websocket.heartbeat-interval=1s",

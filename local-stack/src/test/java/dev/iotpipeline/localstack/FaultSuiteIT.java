@@ -72,7 +72,7 @@ class FaultSuiteIT {
     void everyAcceptedUplinkEndsAsOneStoredDataUnitOrOneDeadLetterWhateverIsKilled() throws Exception {
         var settings = new LocalStack.Settings(data, new LocalStack.Ports(EmbeddedStack.freePort(),
                 EmbeddedStack.freePort(), EmbeddedStack.freePort(), EmbeddedStack.freePort()),
-                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, 3, List.of(), true);
+                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3, List.of(), true);
         var root = Path.of("").toAbsolutePath().getParent();
         try (var started = ProcessStack.start(settings, root, EmbeddedStack.freePort(), EmbeddedStack.freePort(),
                 EmbeddedStack.freePort())) {
@@ -313,6 +313,7 @@ class FaultSuiteIT {
         var http = HttpClient.newHttpClient();
         var response = http.send(HttpRequest.newBuilder(URI.create(stack.url(Service.RULES) + "/rules"))
                 .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN)
                 .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"hot\",\"filter\":{\"channel\":\"" + CHANNEL
                         + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MAJOR\"}")).build(),
                 HttpResponse.BodyHandlers.ofString());

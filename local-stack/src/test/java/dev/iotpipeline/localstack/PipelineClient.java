@@ -18,6 +18,8 @@ final class PipelineClient {
 
     static final String DEVICE_KEY = "it-device-key";
     static final String DASHBOARD_TOKEN = "it-dashboard-token";
+    static final String ADMIN_TOKEN = "it-admin-token";
+    static final Map<String, String> ADMIN = Map.of("Authorization", "Bearer " + ADMIN_TOKEN);
 
     private final LocalStack stack;
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -48,17 +50,20 @@ final class PipelineClient {
         return send(request);
     }
 
+    /** An operator's change: with the admin token. */
     HttpResponse<String> put(String url, String json) {
         return send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .PUT(HttpRequest.BodyPublishers.ofString(json)));
+                .header("Authorization", "Bearer " + ADMIN_TOKEN).PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
+    /** An operator's read: with the admin token (health and metrics need none, and ignore it). */
     HttpResponse<String> get(String url) {
-        return send(HttpRequest.newBuilder(URI.create(url)).GET());
+        return send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + ADMIN_TOKEN).GET());
     }
 
     HttpResponse<String> createRule(String json) {
-        return post(stack.rulesUrl() + "/rules", Map.of("Content-Type", "application/json"), json);
+        return post(stack.rulesUrl() + "/rules", Map.of("Content-Type", "application/json",
+                "Authorization", "Bearer " + ADMIN_TOKEN), json);
     }
 
     HttpResponse<String> getHistory(String pathAndQuery) {

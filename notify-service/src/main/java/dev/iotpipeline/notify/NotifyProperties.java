@@ -1,12 +1,9 @@
 package dev.iotpipeline.notify;
 
 import jakarta.validation.Valid;
-import jakarta.validation.constraints.NotBlank;
-import jakarta.validation.constraints.NotEmpty;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
-import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -15,14 +12,9 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("notify")
 public record NotifyProperties(
-        @DefaultValue List<@Valid DashboardToken> tokens,
         @Valid @NotNull @DefaultValue WebSocket websocket,
         @Valid @NotNull @DefaultValue History history,
         @Valid @NotNull @DefaultValue Kafka kafka) {
-
-    /** A dashboard token and the channels it may read ({@code *} for all). */
-    public record DashboardToken(@NotBlank String token, @NotEmpty List<String> channels) {
-    }
 
     /**
      * Per-session bounds: a slow client loses its own oldest messages beyond {@code maxQueuedMessages}, never
@@ -30,6 +22,9 @@ public record NotifyProperties(
      * pinged every {@code heartbeatInterval} and closed when silent for {@code idleTimeout}. {@code resumeWindow}
      * events per stream are remembered for exact {@code since} resumption; a replay may hold up to
      * {@code maxReplayBuffer} live events while it runs, and at most {@code concurrentReplays} run at once.
+     * A client message larger than {@code maxMessageBytes} closes the session (1009); a connection holds at most
+     * {@code maxSubscriptionsPerConnection} subscriptions, and one credential at most
+     * {@code maxConnectionsPerCredential} connections per instance (the next is closed with 1008).
      */
     public record WebSocket(@DefaultValue("1000") @Positive int maxQueuedMessages,
             @NotNull @DefaultValue("10s") Duration slowClientCloseAfter,
@@ -37,7 +32,10 @@ public record NotifyProperties(
             @NotNull @DefaultValue("90s") Duration idleTimeout,
             @DefaultValue("500000") @Positive int resumeWindow,
             @DefaultValue("100000") @Positive int maxReplayBuffer,
-            @DefaultValue("8") @Positive int concurrentReplays) {
+            @DefaultValue("8") @Positive int concurrentReplays,
+            @DefaultValue("65536") @Positive int maxMessageBytes,
+            @DefaultValue("100") @Positive int maxSubscriptionsPerConnection,
+            @DefaultValue("10000") @Positive int maxConnectionsPerCredential) {
     }
 
     /** History query limits. */

@@ -1,13 +1,26 @@
 package dev.iotpipeline.events;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
 
 /** The JSON mapping every service uses for events on Kafka, so producers and consumers agree byte for byte. */
 public final class EventJson {
 
-    private static final JsonMapper MAPPER = JsonMapper.builder()
+    /**
+     * Bounds for every JSON document this project reads, from Kafka or HTTP: far above any real event or
+     * request, far below what would let one document exhaust the stack or the heap.
+     */
+    public static final StreamReadConstraints READ_LIMITS = StreamReadConstraints.builder()
+            .maxNestingDepth(64)
+            .maxStringLength(1 << 20)
+            .maxNumberLength(100)
+            .maxNameLength(1024)
+            .build();
+
+    private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(READ_LIMITS).build())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))

@@ -1,13 +1,16 @@
 package dev.iotpipeline.rules;
 
+import dev.iotpipeline.web.PipelineWebConfiguration;
 import java.util.Map;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.context.annotation.Import;
 
 /** Keeps the rule registry and evaluates rules on the data-unit stream, raising and clearing alarms. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
+@Import(PipelineWebConfiguration.class)
 public class RulesApplication {
 
     /** Each service reads its own config file name so that several can share one JVM in the local stack. */

@@ -6,27 +6,29 @@ import dev.iotpipeline.decoder.codec.InvalidScriptException;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.MeasurementCatalogue;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.web.problem.Problems;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
 import org.springframework.kafka.core.KafkaOperations;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.web.bind.annotation.DeleteMapping;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
+import org.springframework.web.ErrorResponseException;
 
 /**
  * The device-type registry API. A change is validated (the codec is built, a script compiled and checked
@@ -36,8 +38,11 @@ import org.springframework.web.server.ResponseStatusException;
 @RestController
 class DeviceTypeController {
 
+    private static final Logger log = LoggerFactory.getLogger(DeviceTypeController.class);
+
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
-    private static final String PROBLEMS = "https://iot-pipeline.dev/problems/";
+    private static final int MAX_MAPPINGS = 256;
+    private static final int MAX_DESCRIPTION = 1000;
 
     private final DeviceTypeRegistry registry;
     private final Codecs codecs;
@@ -68,15 +73,21 @@ class DeviceTypeController {
     ResponseEntity<DeviceType> put(@PathVariable String deviceType, @RequestBody DeviceTypeRequest request)
             throws Exception {
         if (!NAME.matcher(deviceType).matches()) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "device type must match " + NAME.pattern());
+            throw invalid("deviceType", "'" + deviceType + "' does not match " + NAME.pattern());
         }
         if (request.codec() == null || request.codec().isBlank()) {
-            throw new ResponseStatusException(HttpStatus.BAD_REQUEST, "codec is required");
+            throw invalid("codec", "is required: a built-in codec name or javascript");
+        }
+        if (request.mapping() != null && request.mapping().size() > MAX_MAPPINGS) {
+            throw invalid("mapping", "holds " + request.mapping().size() + " entries; at most " + MAX_MAPPINGS);
+        }
+        if (request.description() != null && request.description().length() > MAX_DESCRIPTION) {
+            throw invalid("description", "is longer than " + MAX_DESCRIPTION + " characters");
         }
         var existed = registry.find(deviceType).isPresent();
         var type = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
                 request.mapping(), request.description(), Instant.now(clock));
-        codecs.resolve(type);
+        compile(type);
         kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), deviceType, type)
                 .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         registry.apply(deviceType, type);
@@ -99,25 +110,37 @@ class DeviceTypeController {
         return MeasurementCatalogue.all();
     }
 
-    @ExceptionHandler
-    ProblemDetail invalidScript(InvalidScriptException e) {
-        var problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setType(URI.create(PROBLEMS + "invalid-script"));
-        problem.setTitle("Invalid codec script");
-        problem.setProperty("line", e.line());
-        problem.setProperty("column", e.column());
-        return problem;
+    /**
+     * Builds the codec as every decoder will: whatever the script engine throws, even on input it was never
+     * meant to see, is the script's fault and a 400 with its position when the engine knows it.
+     */
+    private void compile(DeviceType type) {
+        try {
+            codecs.resolve(type);
+        } catch (InvalidScriptException e) {
+            var position = new LinkedHashMap<String, Object>();
+            position.put("field", "script");
+            if (e.line() > 0) {
+                position.put("line", e.line());
+                position.put("column", e.column());
+            }
+            throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-script", e.getMessage(), position);
+        } catch (IllegalArgumentException e) {
+            throw Problems.of(HttpStatus.BAD_REQUEST, "unknown-codec", e.getMessage(), Map.of("field", "codec"));
+        } catch (RuntimeException | StackOverflowError e) {
+            log.warn("The script engine failed on device type {}: {}", type.name(), e.toString());
+            throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-script", "The script engine could not compile the "
+                    + "script (" + e.getClass().getSimpleName() + "); simplify the construct it fails on",
+                    Map.of("field", "script"));
+        }
     }
 
-    @ExceptionHandler
-    ProblemDetail unknownCodec(IllegalArgumentException e) {
-        var problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setType(URI.create(PROBLEMS + "unknown-codec"));
-        problem.setTitle("Unknown codec");
-        return problem;
+    private static ErrorResponseException invalid(String field, String problem) {
+        return Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", field + ": " + problem, Map.of("field", field));
     }
 
-    private static ResponseStatusException notFound(String deviceType) {
-        return new ResponseStatusException(HttpStatus.NOT_FOUND, "Device type '" + deviceType + "' is not registered");
+    private static ErrorResponseException notFound(String deviceType) {
+        return Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type",
+                "Device type '" + deviceType + "' is not registered");
     }
 }

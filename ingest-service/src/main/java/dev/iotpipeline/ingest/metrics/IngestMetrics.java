@@ -1,6 +1,6 @@
 package dev.iotpipeline.ingest.metrics;
 
-import dev.iotpipeline.ingest.problem.RejectionCounter;
+import dev.iotpipeline.web.problem.RejectionCounter;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;

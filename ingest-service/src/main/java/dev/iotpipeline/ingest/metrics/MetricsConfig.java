@@ -1,6 +1,5 @@
 package dev.iotpipeline.ingest.metrics;
 
-import dev.iotpipeline.ingest.problem.ProblemWriter;
 import io.micrometer.core.instrument.MeterRegistry;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -8,13 +7,9 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class MetricsConfig {
 
+    /** Also the shared problem layer's rejection counter: every problem answered counts by its type. */
     @Bean
     IngestMetrics ingestMetrics(MeterRegistry registry) {
         return new IngestMetrics(registry);
-    }
-
-    @Bean
-    ProblemWriter problemWriter(IngestMetrics metrics) {
-        return new ProblemWriter(metrics);
     }
 }

@@ -1,8 +1,8 @@
 package dev.iotpipeline.ingest.ratelimit;
 
 import dev.iotpipeline.ingest.IngestProperties;
-import dev.iotpipeline.ingest.auth.DeviceKeys;
-import dev.iotpipeline.ingest.problem.Problems;
+import dev.iotpipeline.web.security.Credential;
+import dev.iotpipeline.web.problem.Problems;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import java.time.Duration;
@@ -22,11 +22,11 @@ public final class DeviceRateLimiter {
     }
 
     /** Takes {@code uplinks} tokens or throws a 429 problem with the seconds until they are available. */
-    public void acquire(DeviceKeys.Principal principal, int uplinks) {
+    public void acquire(Credential.Device principal, int uplinks) {
         if (!config.enabled()) {
             return;
         }
-        var bucket = buckets.computeIfAbsent(principal.keyId(), id -> newBucket(principal));
+        var bucket = buckets.computeIfAbsent(principal.id(), id -> newBucket(principal));
         var probe = bucket.tryConsumeAndReturnRemaining(uplinks);
         if (!probe.isConsumed()) {
             long seconds = Math.max(1, (long) Math.ceil(probe.getNanosToWaitForRefill() / 1e9));
@@ -37,7 +37,7 @@ public final class DeviceRateLimiter {
         }
     }
 
-    private Bucket newBucket(DeviceKeys.Principal principal) {
+    private Bucket newBucket(Credential.Device principal) {
         double rate = principal.ratePerSecond() != null ? principal.ratePerSecond() : config.uplinksPerSecond();
         long burst = principal.ratePerSecond() != null ? Math.max(1, (long) Math.ceil(rate)) : config.burst();
         // Refill in whole tokens over the period that yields one token at this rate, so fractional rates work.

@@ -1,6 +1,6 @@
 package dev.iotpipeline.ingest.uplink;
 
-import dev.iotpipeline.ingest.problem.Problems;
+import dev.iotpipeline.web.problem.Problems;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -36,13 +36,15 @@ final class NetworkServerFormats {
         putText(metadata, "frequency", message.path("settings").path("frequency"));
         putNumber(metadata, "spreadingFactor", message.path("settings").path("data_rate").path("lora").path("spreading_factor"));
         var versions = message.path("version_ids");
-        var model = versions.has("model_id") ? versions.path("brand_id").asString("") + "/" + versions.path("model_id").asString() : null;
+        // asString() throws on an object or array: a model id that is not a value names no model.
+        var model = versions.path("model_id").isValueNode()
+                ? versions.path("brand_id").asString("") + "/" + versions.path("model_id").asString() : null;
         var messageId = correlationId(event);
         var received = instant(message.path("received_at"), event.path("received_at"));
         if (messageId == null) {
             messageId = ids.path("device_id").asString("") + ":" + message.path("f_cnt").asString("0") + ":" + received;
         }
-        return new WebhookUplink(text(ids.path("device_id")), number(message.path("f_port")),
+        return new WebhookUplink(text(ids.path("device_id")), fPort(message.path("f_port"), "uplink_message.f_port"),
                 base64(message.path("frm_payload"), "uplink_message.frm_payload"), received, messageId, model, metadata);
     }
 
@@ -57,7 +59,7 @@ final class NetworkServerFormats {
         putNumber(metadata, "dr", event.path("dr"));
         radio(metadata, event.path("rxInfo"));
         putNumber(metadata, "frequency", event.path("txInfo").path("frequency"));
-        return new WebhookUplink(text(device.path("devEui")), number(event.path("fPort")),
+        return new WebhookUplink(text(device.path("devEui")), fPort(event.path("fPort"), "fPort"),
                 base64(event.path("data"), "data"), instant(event.path("time")), text(event.path("deduplicationId")),
                 text(device.path("deviceProfileName")), metadata);
     }
@@ -115,8 +117,18 @@ final class NetworkServerFormats {
         return node.isString() ? node.asString() : null;
     }
 
-    private static Integer number(JsonNode node) {
-        return node.isNumber() ? node.asInt() : null;
+    /**
+     * The frame port, when given as a number: a whole number from 0 to 255, as LoRaWAN has it and the
+     * encoded form checks (asInt() would throw on numbers outside the int range).
+     */
+    private static Integer fPort(JsonNode node, String field) {
+        if (!node.isNumber()) {
+            return null;
+        }
+        if (!node.canConvertToExactIntegral() || !node.canConvertToInt() || node.asInt() < 0 || node.asInt() > 255) {
+            throw invalid("invalid-field", field + " must be a whole number between 0 and 255, not " + node);
+        }
+        return node.asInt();
     }
 
     private static void putText(Map<String, Object> metadata, String name, JsonNode node) {

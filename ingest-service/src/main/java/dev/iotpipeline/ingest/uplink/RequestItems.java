@@ -1,7 +1,8 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EventJson;
-import dev.iotpipeline.ingest.problem.Problems;
+import dev.iotpipeline.web.problem.JsonProblems;
+import dev.iotpipeline.web.problem.Problems;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;
@@ -33,8 +34,7 @@ final class RequestItems {
         try {
             return EventJson.mapper().readTree(body);
         } catch (JacksonException e) {
-            throw Problems.of(HttpStatus.BAD_REQUEST, "malformed-json",
-                    "Request body is not valid JSON: " + e.getOriginalMessage());
+            throw new ErrorResponseException(HttpStatus.BAD_REQUEST, JsonProblems.describe(e), e);
         }
     }
 
@@ -69,7 +69,7 @@ final class RequestItems {
         try {
             return EventJson.mapper().treeToValue(node, type);
         } catch (JacksonException e) {
-            throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", e.getOriginalMessage());
+            throw new ErrorResponseException(HttpStatus.BAD_REQUEST, JsonProblems.describe(e), e);
         }
     }
 

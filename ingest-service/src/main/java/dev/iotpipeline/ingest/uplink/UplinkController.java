@@ -1,7 +1,7 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
-import dev.iotpipeline.ingest.auth.DeviceKeys;
+import dev.iotpipeline.web.security.Credential;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
 import io.swagger.v3.oas.annotations.Operation;
@@ -50,7 +50,7 @@ class UplinkController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Object> encoded(@PathVariable String channel, @PathVariable String deviceType,
             @RequestBody byte[] body, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
-            @AuthenticationPrincipal DeviceKeys.Principal principal) {
+            @AuthenticationPrincipal Credential.Device principal) {
         factory.checkTarget(channel, deviceType);
         var json = items.parse(body);
         var uplinks = items.map(json, UplinkRequest.class,
@@ -66,7 +66,7 @@ class UplinkController {
             produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Object> decoded(@PathVariable String channel, @RequestBody byte[] body,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
-            @AuthenticationPrincipal DeviceKeys.Principal principal) {
+            @AuthenticationPrincipal Credential.Device principal) {
         factory.checkTarget(channel, UplinkFactory.JSON_DEVICE_TYPE);
         var json = items.parse(body);
         var uplinks = items.map(json, DecodedRequest.class,
@@ -79,7 +79,7 @@ class UplinkController {
      * request waits on a virtual thread (spring.threads.virtual.enabled), which measured faster here than
      * an asynchronous servlet dispatch.
      */
-    ResponseEntity<Object> accept(DeviceKeys.Principal principal, List<EncodedUplink> uplinks, boolean batch,
+    ResponseEntity<Object> accept(Credential.Device principal, List<EncodedUplink> uplinks, boolean batch,
             String format) {
         rateLimiter.acquire(principal, uplinks.size());
         List<EncodedUplink> sent;

@@ -3,7 +3,7 @@ package dev.iotpipeline.ingest.uplink;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.ingest.problem.Problems;
+import dev.iotpipeline.web.problem.Problems;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;

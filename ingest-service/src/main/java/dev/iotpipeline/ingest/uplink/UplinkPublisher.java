@@ -4,7 +4,7 @@ import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
-import dev.iotpipeline.ingest.problem.Problems;
+import dev.iotpipeline.web.problem.Problems;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.ingest.IngestProperties;
-import dev.iotpipeline.ingest.auth.DeviceKeys;
-import dev.iotpipeline.ingest.problem.Problems;
+import dev.iotpipeline.web.security.Credential;
+import dev.iotpipeline.web.problem.Problems;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.util.List;
@@ -43,7 +43,7 @@ class WebhookController {
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Object> theThingsStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestBody byte[] body,
-            @AuthenticationPrincipal DeviceKeys.Principal principal) {
+            @AuthenticationPrincipal Credential.Device principal) {
         factory.checkTarget(channel, deviceType);
         var uplink = NetworkServerFormats.theThingsStack(items.parse(body));
         return forward(channel, deviceType, uplink, principal, "tts");
@@ -55,7 +55,7 @@ class WebhookController {
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Object> chirpStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestParam(required = false) String event,
-            @RequestBody byte[] body, @AuthenticationPrincipal DeviceKeys.Principal principal) {
+            @RequestBody byte[] body, @AuthenticationPrincipal Credential.Device principal) {
         factory.checkTarget(channel, deviceType);
         if (event != null && !event.equals("up")) {
             return ResponseEntity.noContent().build();
@@ -65,7 +65,7 @@ class WebhookController {
     }
 
     private ResponseEntity<Object> forward(String channel, String pathType, WebhookUplink uplink,
-            DeviceKeys.Principal principal, String format) {
+            Credential.Device principal, String format) {
         var deviceType = pathType != null ? pathType : mapped(uplink.model());
         factory.checkTarget(channel, deviceType);
         return uplinks.accept(principal, List.of(factory.createForwarded(channel, deviceType, uplink)), false, format);

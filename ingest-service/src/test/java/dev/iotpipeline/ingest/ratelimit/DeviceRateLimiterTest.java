@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.iotpipeline.ingest.IngestProperties;
-import dev.iotpipeline.ingest.auth.DeviceKeys;
+import dev.iotpipeline.web.security.Credential;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.ErrorResponseException;
 
@@ -15,7 +15,7 @@ class DeviceRateLimiterTest {
 
     @Test
     void shouldAllowTheBurstThenAnswer429WithRetryAfter() {
-        var key = new DeviceKeys.Principal("k1", null, null);
+        var key = new Credential.Device("k1", null, null);
 
         assertThatCode(() -> limiter.acquire(key, 3)).doesNotThrowAnyException();
         assertThatThrownBy(() -> limiter.acquire(key, 1)).isInstanceOfSatisfying(ErrorResponseException.class, e -> {
@@ -26,8 +26,8 @@ class DeviceRateLimiterTest {
 
     @Test
     void shouldKeepSeparateBucketsPerKeyAndHonourPerKeyRates() {
-        var exhausted = new DeviceKeys.Principal("k1", null, null);
-        var generous = new DeviceKeys.Principal("k2", null, 100.0);
+        var exhausted = new Credential.Device("k1", null, null);
+        var generous = new Credential.Device("k2", null, 100.0);
         limiter.acquire(exhausted, 3);
 
         assertThatCode(() -> limiter.acquire(generous, 100)).doesNotThrowAnyException();
@@ -35,7 +35,7 @@ class DeviceRateLimiterTest {
 
     @Test
     void shouldCountBatchItemsNotRequests() {
-        var key = new DeviceKeys.Principal("k3", null, null);
+        var key = new Credential.Device("k3", null, null);
 
         assertThatThrownBy(() -> limiter.acquire(key, 4)).isInstanceOf(ErrorResponseException.class);
     }

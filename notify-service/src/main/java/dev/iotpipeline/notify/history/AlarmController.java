@@ -5,21 +5,20 @@ import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.AlarmState;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.notify.auth.DashboardTokens;
+import dev.iotpipeline.web.problem.Problems;
+import dev.iotpipeline.web.security.Credential;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 
 /**
  * One alarm, and its acknowledgement. An active alarm's acknowledgement goes to rules-service as a command
@@ -30,24 +29,22 @@ import org.springframework.web.server.ResponseStatusException;
 class AlarmController {
 
     private final HistoryStore store;
-    private final DashboardTokens tokens;
     private final KafkaTemplate<String, Object> kafka;
 
-    AlarmController(HistoryStore store, DashboardTokens tokens, KafkaTemplate<String, Object> kafka) {
+    AlarmController(HistoryStore store, KafkaTemplate<String, Object> kafka) {
         this.store = store;
-        this.tokens = tokens;
         this.kafka = kafka;
     }
 
     @GetMapping("/alarms/{alarmId}")
-    AlarmEvent alarm(@RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String auth,
+    AlarmEvent alarm(@AuthenticationPrincipal Credential auth,
             @PathVariable UUID alarmId) {
         return find(auth, alarmId);
     }
 
     @PostMapping("/alarms/{alarmId}/acknowledge")
     ResponseEntity<Map<String, Object>> acknowledge(
-            @RequestHeader(name = HttpHeaders.AUTHORIZATION, required = false) String auth,
+            @AuthenticationPrincipal Credential auth,
             @PathVariable UUID alarmId) throws Exception {
         var alarm = find(auth, alarmId);
         var now = Instant.now();
@@ -55,7 +52,7 @@ class AlarmController {
             if (alarm.state() == AlarmState.ACTIVE) {
                 kafka.send(PipelineTopic.ALARM_COMMANDS.topicName(), alarm.deviceId(), new AlarmCommand(Ids.newId(),
                         AlarmCommand.SCHEMA_VERSION, alarmId, alarm.ruleId(), alarm.deviceId(),
-                        AlarmCommand.Action.ACKNOWLEDGE, "dashboard", now)).get(10, TimeUnit.SECONDS);
+                        AlarmCommand.Action.ACKNOWLEDGE, by(auth), now)).get(10, TimeUnit.SECONDS);
             } else {
                 kafka.send(PipelineTopic.ALARMS.topicName(), alarm.deviceId(), new AlarmEvent(
                         Ids.derive(alarmId, "acknowledged"), AlarmEvent.SCHEMA_VERSION, alarmId, alarm.ruleId(),
@@ -67,10 +64,15 @@ class AlarmController {
         return ResponseEntity.accepted().body(Map.of("alarmId", alarmId, "acknowledged", true));
     }
 
-    private AlarmEvent find(String auth, UUID alarmId) {
-        var scope = tokens.resolve(DashboardTokens.bearer(auth)).orElseThrow(() ->
-                new ResponseStatusException(HttpStatus.UNAUTHORIZED, "Send a dashboard token as 'Authorization: Bearer <token>'"));
-        return store.alarm(alarmId).filter(a -> scope.allows(a.channel()))
-                .orElseThrow(() -> new ResponseStatusException(HttpStatus.NOT_FOUND, "No alarm " + alarmId));
+    /** Who acknowledged, for the audit trail: the role and the credential's id (a hash prefix, not the secret). */
+    private static String by(Credential credential) {
+        return credential.role().name().toLowerCase(java.util.Locale.ROOT) + ":" + credential.id();
+    }
+
+    private AlarmEvent find(Credential auth, UUID alarmId) {
+        var alarm = store.alarm(alarmId).orElseThrow(() ->
+                Problems.of(HttpStatus.NOT_FOUND, "unknown-alarm", "No alarm " + alarmId));
+        HistoryController.requireChannel(auth, alarm.channel());
+        return alarm;
     }
 }

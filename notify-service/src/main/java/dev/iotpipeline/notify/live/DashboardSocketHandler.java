@@ -2,7 +2,8 @@ package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.notify.NotifyProperties;
-import dev.iotpipeline.notify.auth.DashboardTokens;
+import dev.iotpipeline.web.security.BearerSecurity;
+import dev.iotpipeline.web.security.Credential;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,9 +30,12 @@ import tools.jackson.databind.ObjectReader;
  */
 class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocolCapable {
 
-    static final String SCOPE_ATTRIBUTE = "dashboard-scope";
-    static final String SUBPROTOCOL = "bearer";
+    static final String CREDENTIAL_ATTRIBUTE = "credential";
+    private static final String COUNTED_ATTRIBUTE = "counted-credential";
+    static final String SUBPROTOCOL = BearerSecurity.WEBSOCKET_SUBPROTOCOL;
     static final CloseStatus IDLE = new CloseStatus(4408, "idle timeout");
+    static final CloseStatus TOO_MANY_CONNECTIONS = CloseStatus.POLICY_VIOLATION
+            .withReason("too many connections for this credential");
     private static final Logger log = LoggerFactory.getLogger(DashboardSocketHandler.class);
     // Strict, unlike event reading: a misspelt filter field must be an error, not a filter that matches all.
     private static final ObjectReader MESSAGES = EventJson.mapper().readerFor(ClientMessage.class)
@@ -44,6 +48,7 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
     private final Replay replay;
     private final Map<LiveStream, DeliveryLog> logs;
     private final Map<String, SessionSender> sessions = new ConcurrentHashMap<>();
+    private final Map<String, Integer> connectionsByCredential = new ConcurrentHashMap<>();
 
     DashboardSocketHandler(SubscriptionRegistry registry, NotifyProperties.WebSocket limits, LiveMetrics metrics,
             Executor senders, Replay replay, Map<LiveStream, DeliveryLog> logs) {
@@ -61,10 +66,22 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
     }
 
     @Override
-    public void afterConnectionEstablished(WebSocketSession session) {
+    public void afterConnectionEstablished(WebSocketSession session) throws java.io.IOException {
+        var credential = credential(session);
+        int open = connectionsByCredential.merge(credential.id(), 1, Integer::sum);
+        session.getAttributes().put(COUNTED_ATTRIBUTE, credential.id());
+        if (open > limits.maxConnectionsPerCredential()) {
+            metrics.dropped("too-many-connections");
+            session.close(TOO_MANY_CONNECTIONS);
+            return;
+        }
         sessions.put(session.getId(), new SessionSender(session, senders, limits.maxQueuedMessages(),
                 limits.slowClientCloseAfter(), metrics));
         metrics.sessionOpened();
+    }
+
+    private static Credential credential(WebSocketSession session) {
+        return (Credential) session.getAttributes().get(CREDENTIAL_ATTRIBUTE);
     }
 
     @Override
@@ -127,9 +144,15 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
             }
         }
         var filter = message.filter() == null ? SubscriptionRegistry.Filter.ANY : message.filter();
-        var scope = (DashboardTokens.Scope) session.getAttributes().get(SCOPE_ATTRIBUTE);
+        var scope = credential(session);
         if (filter.channel() != null && !scope.allows(filter.channel())) {
             error(sender, message.id(), "channel-forbidden", "The token may not read channel '" + filter.channel() + "'");
+            return;
+        }
+        if (!registry.holds(session.getId(), message.id())
+                && registry.countFor(session.getId()) >= limits.maxSubscriptionsPerConnection()) {
+            error(sender, message.id(), "too-many-subscriptions", "A connection may hold at most "
+                    + limits.maxSubscriptionsPerConnection() + " subscriptions; unsubscribe one first");
             return;
         }
         var subscription = new SubscriptionRegistry.Subscription(session.getId(), message.id(), stream.get(), filter,
@@ -187,6 +210,9 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
 
     @Override
     public void afterConnectionClosed(WebSocketSession session, CloseStatus status) {
+        if (session.getAttributes().remove(COUNTED_ATTRIBUTE) instanceof String id) {
+            connectionsByCredential.computeIfPresent(id, (key, open) -> open > 1 ? open - 1 : null);
+        }
         var sender = sessions.remove(session.getId());
         if (sender != null) {
             sender.stop();

@@ -2,7 +2,6 @@ package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.notify.NotifyProperties;
-import dev.iotpipeline.notify.auth.DashboardTokens;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
@@ -17,6 +16,7 @@ import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
 import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
 import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
+import org.springframework.web.socket.server.standard.ServletServerContainerFactoryBean;
 
 @Configuration(proxyBeanMethods = false)
 @EnableWebSocket
@@ -25,13 +25,11 @@ class LiveConfig implements WebSocketConfigurer {
     private final SubscriptionRegistry registry = new SubscriptionRegistry();
     private final Map<LiveStream, DeliveryLog> logs = new EnumMap<>(LiveStream.class);
     private final NotifyProperties properties;
-    private final DashboardTokens tokens;
     private final String bootstrapServers;
     private final DashboardSocketHandler handler;
 
-    LiveConfig(NotifyProperties properties, DashboardTokens tokens, MeterRegistry meters, KafkaProperties kafka) {
+    LiveConfig(NotifyProperties properties, MeterRegistry meters, KafkaProperties kafka) {
         this.properties = properties;
-        this.tokens = tokens;
         this.bootstrapServers = String.join(",", kafka.getBootstrapServers());
         var websocket = properties.websocket();
         for (var stream : LiveStream.values()) {
@@ -63,10 +61,19 @@ class LiveConfig implements WebSocketConfigurer {
         return scheduler;
     }
 
+    /** Tomcat closes a session whose client sends a larger message (1009) instead of buffering it. */
+    @Bean
+    ServletServerContainerFactoryBean webSocketContainer() {
+        var container = new ServletServerContainerFactoryBean();
+        container.setMaxTextMessageBufferSize(properties.websocket().maxMessageBytes());
+        container.setMaxBinaryMessageBufferSize(properties.websocket().maxMessageBytes());
+        return container;
+    }
+
     @Override
     public void registerWebSocketHandlers(WebSocketHandlerRegistry handlers) {
         handlers.addHandler(handler, "/ws")
-                .addInterceptors(new TokenHandshakeInterceptor(tokens))
+                .addInterceptors(new TokenHandshakeInterceptor())
                 .setAllowedOriginPatterns("*");
     }
 }

@@ -128,6 +128,16 @@ final class SubscriptionRegistry {
         }
     }
 
+    /** How many subscriptions a session holds, for the per-connection limit. */
+    int countFor(String sessionId) {
+        var ids = idsBySession.get(sessionId);
+        return ids == null ? 0 : ids.size();
+    }
+
+    boolean holds(String sessionId, String id) {
+        return byKey.containsKey(new Key(sessionId, id));
+    }
+
     void removeSession(String sessionId) {
         var ids = idsBySession.remove(sessionId);
         if (ids != null) {

@@ -1,49 +1,31 @@
 package dev.iotpipeline.notify.live;
 
-import dev.iotpipeline.notify.auth.DashboardTokens;
+import dev.iotpipeline.web.security.Credential;
 import java.util.Map;
-import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.server.ServerHttpRequest;
 import org.springframework.http.server.ServerHttpResponse;
+import org.springframework.security.core.Authentication;
 import org.springframework.web.socket.WebSocketHandler;
 import org.springframework.web.socket.server.HandshakeInterceptor;
 
 /**
- * Authenticates the upgrade request, keeping the token out of the URL: {@code Authorization: Bearer <token>}
- * for clients that can set headers, or {@code Sec-WebSocket-Protocol: bearer, <token>} for browsers.
+ * Hands the credential the shared security chain authenticated (header, or the {@code bearer} subprotocol for
+ * browsers) to the session, whose subscriptions it scopes to the credential's channels.
  */
 class TokenHandshakeInterceptor implements HandshakeInterceptor {
-
-    private final DashboardTokens tokens;
-
-    TokenHandshakeInterceptor(DashboardTokens tokens) {
-        this.tokens = tokens;
-    }
 
     @Override
     public boolean beforeHandshake(ServerHttpRequest request, ServerHttpResponse response, WebSocketHandler handler,
             Map<String, Object> attributes) {
-        var token = DashboardTokens.bearer(request.getHeaders().getFirst(HttpHeaders.AUTHORIZATION));
-        if (token == null) {
-            token = fromSubprotocol(request.getHeaders().get("Sec-WebSocket-Protocol"));
+        if (request.getPrincipal() instanceof Authentication authentication
+                && authentication.getPrincipal() instanceof Credential credential) {
+            attributes.put(DashboardSocketHandler.CREDENTIAL_ATTRIBUTE, credential);
+            return true;
         }
-        var scope = tokens.resolve(token);
-        if (scope.isEmpty()) {
-            response.setStatusCode(HttpStatus.UNAUTHORIZED);
-            return false;
-        }
-        attributes.put(DashboardSocketHandler.SCOPE_ATTRIBUTE, scope.get());
-        return true;
-    }
-
-    private static String fromSubprotocol(java.util.List<String> headers) {
-        if (headers == null) {
-            return null;
-        }
-        var protocols = headers.stream().flatMap(h -> java.util.Arrays.stream(h.split(","))).map(String::trim).toList();
-        int marker = protocols.indexOf(DashboardSocketHandler.SUBPROTOCOL);
-        return marker >= 0 && marker + 1 < protocols.size() ? protocols.get(marker + 1) : null;
+        // Unreachable behind the security chain, which answers 401 first; kept so the handler never sees null.
+        response.setStatusCode(HttpStatus.UNAUTHORIZED);
+        return false;
     }
 
     @Override

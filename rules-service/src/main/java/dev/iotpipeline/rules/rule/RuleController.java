@@ -1,25 +1,29 @@
 package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.Rule;
+import dev.iotpipeline.web.problem.Problems;
 import java.net.URI;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
-import org.springframework.http.ProblemDetail;
 import org.springframework.http.ResponseEntity;
+import org.springframework.web.ErrorResponseException;
 import org.springframework.web.bind.annotation.DeleteMapping;
-import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.server.ResponseStatusException;
 
 /** The rule API; rules take effect on the stream as soon as the write is acknowledged. */
 @RestController
 class RuleController {
+
+    /** Far above any real rule; bounds what one request can make every rules instance parse and hold. */
+    static final int MAX_NAME = 200;
+    static final int MAX_EXPRESSION = 2000;
 
     private final RuleRegistry registry;
     private final RuleSet rules;
@@ -41,14 +45,14 @@ class RuleController {
 
     @PostMapping("/rules")
     ResponseEntity<Rule> create(@RequestBody RuleRequest request) throws Exception {
-        var rule = registry.save(null, request);
+        var rule = save(null, request);
         return ResponseEntity.created(URI.create("/rules/" + rule.id())).body(rule);
     }
 
     @PutMapping("/rules/{id}")
     Rule replace(@PathVariable String id, @RequestBody RuleRequest request) throws Exception {
         rules.find(id).orElseThrow(() -> notFound(id));
-        return registry.save(id, request);
+        return save(id, request);
     }
 
     @DeleteMapping("/rules/{id}")
@@ -58,16 +62,29 @@ class RuleController {
         return ResponseEntity.noContent().build();
     }
 
-    @ExceptionHandler
-    ProblemDetail invalidExpression(InvalidExpressionException e) {
-        var problem = ProblemDetail.forStatusAndDetail(HttpStatus.BAD_REQUEST, e.getMessage());
-        problem.setType(URI.create("https://iot-pipeline.dev/problems/invalid-expression"));
-        problem.setTitle("Invalid rule expression");
-        problem.setProperties(Map.of("field", e.field(), "position", e.position(), "unknownNames", e.unknownNames()));
-        return problem;
+    private Rule save(String id, RuleRequest request) throws Exception {
+        checkLength("name", request.name(), MAX_NAME);
+        checkLength("condition", request.condition(), MAX_EXPRESSION);
+        checkLength("clearCondition", request.clearCondition(), MAX_EXPRESSION);
+        try {
+            return registry.save(id, request);
+        } catch (InvalidExpressionException e) {
+            var properties = new LinkedHashMap<String, Object>();
+            properties.put("field", e.field());
+            properties.put("position", e.position());
+            properties.put("unknownNames", e.unknownNames());
+            throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-expression", e.getMessage(), properties);
+        }
     }
 
-    private static ResponseStatusException notFound(String id) {
-        return new ResponseStatusException(HttpStatus.NOT_FOUND, "Rule '" + id + "' does not exist");
+    private static void checkLength(String field, String value, int max) {
+        if (value != null && value.length() > max) {
+            throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", field + ": is " + value.length()
+                    + " characters long; at most " + max, Map.of("field", field));
+        }
+    }
+
+    private static ErrorResponseException notFound(String id) {
+        return Problems.of(HttpStatus.NOT_FOUND, "unknown-rule", "Rule '" + id + "' does not exist");
     }
 }

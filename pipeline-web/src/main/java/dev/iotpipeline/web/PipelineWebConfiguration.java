@@ -1,0 +1,64 @@
+package dev.iotpipeline.web;
+
+import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.web.limits.BodyLimitFilter;
+import dev.iotpipeline.web.limits.HttpLimits;
+import dev.iotpipeline.web.problem.ProblemAdvice;
+import dev.iotpipeline.web.problem.ProblemErrorController;
+import dev.iotpipeline.web.problem.ProblemWriter;
+import dev.iotpipeline.web.problem.RejectionCounter;
+import dev.iotpipeline.web.security.BearerSecurity;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
+import org.springframework.context.annotation.Primary;
+import tools.jackson.core.json.JsonFactory;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * The HTTP edge of a service, imported by each application class: bearer security in three roles, problems
+ * for every error, and limits on bodies and JSON. The service adds only a {@code ServiceRoutes} bean.
+ */
+@Configuration(proxyBeanMethods = false)
+@Import(BearerSecurity.class)
+@EnableConfigurationProperties(HttpLimits.class)
+public class PipelineWebConfiguration {
+
+    /** Before Spring Security's chain (order -100), so an oversized body costs no authentication either. */
+    private static final int BODY_LIMIT_ORDER = -200;
+
+    /** The MVC mapper, with Spring Boot's settings but reading with the project's JSON limits. */
+    @Bean
+    @Primary
+    JsonMapper jsonMapper(ObjectProvider<JsonMapperBuilderCustomizer> customizers) {
+        var builder = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(EventJson.READ_LIMITS).build());
+        customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
+        return builder.build();
+    }
+
+    @Bean
+    ProblemWriter problemWriter(JsonMapper json, ObjectProvider<RejectionCounter> rejections) {
+        return new ProblemWriter(json, rejections.getIfAvailable(() -> RejectionCounter.NONE));
+    }
+
+    @Bean
+    ProblemAdvice problemAdvice(ObjectProvider<RejectionCounter> rejections) {
+        return new ProblemAdvice(rejections.getIfAvailable(() -> RejectionCounter.NONE));
+    }
+
+    @Bean
+    ProblemErrorController problemErrorController(ObjectProvider<RejectionCounter> rejections) {
+        return new ProblemErrorController(rejections.getIfAvailable(() -> RejectionCounter.NONE));
+    }
+
+    @Bean
+    FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(HttpLimits limits, ProblemWriter problems) {
+        var registration = new FilterRegistrationBean<>(new BodyLimitFilter(limits.maxBodySize().toBytes(), problems));
+        registration.setOrder(BODY_LIMIT_ORDER);
+        return registration;
+    }
+}
