@@ -1,0 +1,363 @@
+package dev.iotpipeline.localstack;
+
+import static dev.iotpipeline.localstack.PipelineClient.ADMIN_TOKEN;
+import static dev.iotpipeline.localstack.PipelineClient.DASHBOARD_TOKEN;
+import static dev.iotpipeline.localstack.PipelineClient.DEVICE_KEY;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.net.http.WebSocketHandshakeException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.CompletionException;
+import org.assertj.core.api.SoftAssertions;
+import org.awaitility.Awaitility;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Every endpoint family of every service against every kind of caller: no credential (401), an unknown secret
+ * (401), the wrong role (403), a credential of another channel (403) and the right one (its normal answer),
+ * each refusal as a problem that names its type; then the errors every service must answer as problems.
+ */
+class SecurityMatrixIT {
+
+    private static final String OTHER_CHANNEL = "it-matrix-other";
+    private static final String UPLINK = "{\"deviceId\":\"matrix-1\",\"payloadHex\":\"01755C03673401046865\"}";
+    private static final String RULE = "{\"name\":\"matrix\",\"filter\":{\"channel\":\"" + OTHER_CHANNEL
+            + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MINOR\"}";
+
+    private static LocalStack stack;
+    private static PipelineClient client;
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    /** Who calls: the secret sent, or null for none. */
+    enum Caller {
+        NONE(null), UNKNOWN("not-a-known-secret"), DEVICE(DEVICE_KEY), BOUND_DEVICE(EmbeddedStack.BOUND_KEY),
+        DASHBOARD(DASHBOARD_TOKEN), SCOPED_DASHBOARD(EmbeddedStack.SCOPED_TOKEN), ADMIN(ADMIN_TOKEN);
+
+        final String secret;
+
+        Caller(String secret) {
+            this.secret = secret;
+        }
+    }
+
+    /** One request of an endpoint family, and what each caller gets: a status, or a status and problem type. */
+    record Case(String family, String method, String url, String body, Map<Caller, Expect> expected) {
+    }
+
+    record Expect(int status, String problemType) {
+
+        static Expect ok(int status) {
+            return new Expect(status, null);
+        }
+
+        static Expect problem(int status, String type) {
+            return new Expect(status, type);
+        }
+    }
+
+    private static final Expect MISSING = Expect.problem(401, "missing-credentials");
+    private static final Expect UNKNOWN = Expect.problem(401, "invalid-credentials");
+    private static final Expect WRONG_ROLE = Expect.problem(403, "wrong-role");
+    private static final Expect OTHER_CHANNEL_REFUSED = Expect.problem(403, "channel-forbidden");
+
+    @BeforeAll
+    static void startStack() {
+        stack = EmbeddedStack.shared();
+        client = new PipelineClient(stack);
+    }
+
+    @Test
+    void everyEndpointFamilyAnswersEachKindOfCallerWithTheRightStatusAndProblem() {
+        var typeName = "matrix-" + UUID.randomUUID().toString().substring(0, 8);
+        var ruleId = PipelineClient.json(client.createRule(RULE).body()).get("id").asString();
+        var cases = new ArrayList<Case>();
+
+        // ingest: device keys, per channel.
+        for (var path : List.of("/encoded/em300th", "/decoded", "/webhooks/chirpstack/em300th?event=status")) {
+            var body = path.equals("/decoded") ? "{\"deviceId\":\"matrix-1\",\"measurements\":{\"temperature\":21.5}}"
+                    : path.contains("chirpstack") ? "{}" : UPLINK;
+            int accepted = path.contains("chirpstack") ? 204 : 202;
+            cases.add(new Case("ingest " + path, "POST", stack.ingestUrl() + "/sensor-data/" + EmbeddedStack.BOUND_CHANNEL
+                    + path, body, deviceOnly(accepted)));
+            cases.add(new Case("ingest " + path + " (other channel)", "POST", stack.ingestUrl() + "/sensor-data/"
+                    + OTHER_CHANNEL + path, body, withBoundDevice(deviceOnly(accepted), OTHER_CHANNEL_REFUSED)));
+        }
+
+        // decoder: reads for dashboards and admins, changes for admins.
+        cases.add(new Case("decoder GET /device-types", "GET", stack.decoderUrl() + "/device-types", null,
+                readers(200)));
+        cases.add(new Case("decoder GET /measurements", "GET", stack.decoderUrl() + "/measurements", null,
+                readers(200)));
+        cases.add(new Case("decoder PUT /device-types/{t}", "PUT", stack.decoderUrl() + "/device-types/" + typeName,
+                "{\"codec\":\"em300th\"}", adminOnly(201)));
+        cases.add(new Case("decoder GET /device-types/{t}", "GET", stack.decoderUrl() + "/device-types/" + typeName,
+                null, readers(200)));
+        cases.add(new Case("decoder DELETE /device-types/{t}", "DELETE", stack.decoderUrl() + "/device-types/"
+                + typeName, null, adminOnly(204)));
+        cases.add(new Case("decoder POST /dead-letters/redrive", "POST", stack.decoderUrl()
+                + "/dead-letters/redrive?deviceType=" + typeName, "", adminOnly(200)));
+
+        // rules: the same split.
+        cases.add(new Case("rules GET /rules", "GET", stack.rulesUrl() + "/rules", null, readers(200)));
+        cases.add(new Case("rules GET /rules/{id}", "GET", stack.rulesUrl() + "/rules/" + ruleId, null, readers(200)));
+        cases.add(new Case("rules PUT /rules/{id}", "PUT", stack.rulesUrl() + "/rules/" + ruleId, RULE, adminOnly(200)));
+        cases.add(new Case("rules POST /rules", "POST", stack.rulesUrl() + "/rules", RULE, adminOnly(201)));
+
+        // notify: history and alarms for dashboards and admins, limited to the token's channels.
+        for (var path : List.of("/data-units", "/data-units/count", "/alarms", "/alarms/count")) {
+            cases.add(new Case("notify GET " + path, "GET", stack.notifyUrl() + path + "?channel="
+                    + EmbeddedStack.SCOPED_CHANNEL, null, readers(200)));
+            cases.add(new Case("notify GET " + path + " (other channel)", "GET", stack.notifyUrl() + path
+                    + "?channel=" + OTHER_CHANNEL, null, withScopedDashboard(readers(200), OTHER_CHANNEL_REFUSED)));
+        }
+        cases.add(new Case("notify GET /data-units/{id} (unknown)", "GET", stack.notifyUrl() + "/data-units/"
+                + UUID.randomUUID(), null, readers(404)));
+        cases.add(new Case("notify POST /alarms/{id}/acknowledge (unknown)", "POST", stack.notifyUrl() + "/alarms/"
+                + UUID.randomUUID() + "/acknowledge", "", readers(404)));
+
+        // Every service: probes and scrapers need nothing; the other actuator endpoints are for admins.
+        for (var url : List.of(stack.ingestUrl(), stack.decoderUrl(), stack.rulesUrl(), stack.notifyUrl())) {
+            cases.add(new Case(url + " /actuator/health", "GET", url + "/actuator/health", null, open(200)));
+            cases.add(new Case(url + " /actuator/prometheus", "GET", url + "/actuator/prometheus", null, open(200)));
+            cases.add(new Case(url + " /actuator/metrics", "GET", url + "/actuator/metrics", null, adminOnly(200)));
+        }
+
+        var softly = new SoftAssertions();
+        for (var test : cases) {
+            for (var entry : test.expected().entrySet()) {
+                var response = send(test, entry.getKey());
+                var what = test.family() + " as " + entry.getKey() + ": " + response.body();
+                softly.assertThat(response.statusCode()).as(what).isEqualTo(entry.getValue().status());
+                if (entry.getValue().problemType() != null) {
+                    softly.assertThat(response.headers().firstValue("Content-Type").orElse("")).as(what)
+                            .startsWith("application/problem+json");
+                    softly.assertThat(PipelineClient.json(response.body()).path("type").asString()).as(what)
+                            .isEqualTo("https://iot-pipeline.dev/problems/" + entry.getValue().problemType());
+                }
+            }
+        }
+        softly.assertAll();
+    }
+
+    @Test
+    void aDashboardTokenMayNotAcknowledgeOrReadAnAlarmOfAnotherChannel() {
+        var channel = "it-matrix-alarm-" + UUID.randomUUID().toString().substring(0, 8);
+        var rule = client.createRule("{\"name\":\"matrix hot\",\"filter\":{\"channel\":\"" + channel
+                + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MINOR\"}");
+        assertThat(rule.statusCode()).as(rule.body()).isEqualTo(201);
+        var alarmId = new String[1];
+        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> {
+            // 31 °C: the rule's condition holds (it may take a moment before the new rule is on the stream).
+            client.postUplink(channel, "em300th", "{\"deviceId\":\"hot-1\",\"payloadHex\":\"01755C03673601046865\"}");
+            var alarms = PipelineClient.json(client.getHistory("/alarms?channel=" + channel).body());
+            if (alarms.isEmpty()) {
+                return false;
+            }
+            alarmId[0] = alarms.get(0).get("alarmId").asString();
+            return true;
+        });
+        var ack = stack.notifyUrl() + "/alarms/" + alarmId[0] + "/acknowledge";
+        var read = stack.notifyUrl() + "/alarms/" + alarmId[0];
+
+        assertProblem(send("GET", read, null, EmbeddedStack.SCOPED_TOKEN), 403, "channel-forbidden");
+        assertProblem(send("POST", ack, "", EmbeddedStack.SCOPED_TOKEN), 403, "channel-forbidden");
+        assertProblem(send("POST", ack, "", DEVICE_KEY), 403, "wrong-role");
+        assertProblem(send("POST", ack, "", null), 401, "missing-credentials");
+        assertThat(send("GET", read, null, DASHBOARD_TOKEN).statusCode()).isEqualTo(200);
+        assertThat(send("POST", ack, "", DASHBOARD_TOKEN).statusCode()).isEqualTo(202);
+    }
+
+    @Test
+    void theLiveFeedTakesDashboardAndAdminTokensAndScopesSubscriptionsToTheirChannels() throws Exception {
+        assertThat(handshakeStatus(null)).isEqualTo(401);
+        assertThat(handshakeStatus("not-a-known-secret")).isEqualTo(401);
+        assertThat(handshakeStatus(DEVICE_KEY)).isEqualTo(403);
+
+        try (var scoped = client.dashboard(EmbeddedStack.SCOPED_TOKEN);
+                var admin = client.dashboard(ADMIN_TOKEN);
+                var browser = client.browserDashboard(EmbeddedStack.SCOPED_TOKEN)) {
+            scoped.send("{\"type\":\"subscribe\",\"id\":\"other\",\"stream\":\"data-units\",\"filter\":{\"channel\":\""
+                    + OTHER_CHANNEL + "\"}}");
+            scoped.send("{\"type\":\"subscribe\",\"id\":\"own\",\"stream\":\"data-units\",\"filter\":{\"channel\":\""
+                    + EmbeddedStack.SCOPED_CHANNEL + "\"}}");
+            admin.send("{\"type\":\"subscribe\",\"id\":\"any\",\"stream\":\"alarms\",\"filter\":{\"channel\":\""
+                    + OTHER_CHANNEL + "\"}}");
+            browser.send("{\"type\":\"subscribe\",\"id\":\"own\",\"stream\":\"alarms\"}");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> scoped.messages.size() >= 2
+                    && !admin.messages.isEmpty() && !browser.messages.isEmpty());
+
+            assertThat(scoped.ofType("error")).singleElement()
+                    .satisfies(e -> assertThat(e.get("code").asString()).isEqualTo("channel-forbidden"));
+            assertThat(scoped.ofType("subscribed")).singleElement()
+                    .satisfies(m -> assertThat(m.get("id").asString()).isEqualTo("own"));
+            assertThat(admin.ofType("subscribed")).hasSize(1);
+            assertThat(browser.subprotocol()).isEqualTo("bearer");
+            assertThat(browser.ofType("subscribed")).hasSize(1);
+        }
+    }
+
+    @Test
+    void everyServiceAnswersErrorsAsProblemsWithoutInternals() {
+        var softly = new SoftAssertions();
+        var admin = ADMIN_TOKEN;
+        var checks = new LinkedHashMap<String, HttpResponse<String>>();
+        for (var url : List.of(stack.ingestUrl(), stack.decoderUrl(), stack.rulesUrl(), stack.notifyUrl())) {
+            checks.put(url + " unknown path", send("GET", url + "/no-such-endpoint", null, admin));
+            checks.put(url + " body over the limit", send("POST", url + "/rules", "x".repeat(1_100_000), admin));
+        }
+        checks.put("decoder wrong method", send("POST", stack.decoderUrl() + "/device-types", "{}", admin));
+        checks.put("decoder wrong content type", sendTyped("PUT", stack.decoderUrl() + "/device-types/x", "codec=json",
+                "text/plain", admin));
+        checks.put("decoder malformed JSON", send("PUT", stack.decoderUrl() + "/device-types/x", "{\"codec\":", admin));
+        checks.put("decoder JSON too deep", send("PUT", stack.decoderUrl() + "/device-types/x",
+                "{\"codec\":\"json\",\"mapping\":" + "{\"a\":".repeat(80) + "1" + "}".repeat(80) + "}", admin));
+        checks.put("decoder script engine failure", send("PUT", stack.decoderUrl() + "/device-types/x",
+                "{\"codec\":\"javascript\",\"script\":\"function decodeUplink(input) { try { x(); } catch { }"
+                        + " return {data:{}}; }\"}", admin));
+        checks.put("rules unknown enum", send("POST", stack.rulesUrl() + "/rules",
+                "{\"name\":\"x\",\"condition\":\"temperature > 1\",\"severity\":\"loud\"}", admin));
+        checks.put("rules wrong type", send("POST", stack.rulesUrl() + "/rules",
+                "{\"name\":\"x\",\"condition\":\"temperature > 1\",\"enabled\":\"sometimes\"}", admin));
+        checks.put("rules too long", send("POST", stack.rulesUrl() + "/rules", "{\"name\":\"x\",\"condition\":\""
+                + "temperature > 1 && ".repeat(200) + "true\"}", admin));
+        checks.put("notify bad parameter", send("GET", stack.notifyUrl() + "/data-units?from=yesterday", null, admin));
+        checks.put("notify bad limit", send("GET", stack.notifyUrl() + "/alarms?limit=0", null, admin));
+        checks.put("notify bad id", send("GET", stack.notifyUrl() + "/data-units/not-a-uuid", null, admin));
+
+        checks.forEach((what, response) -> {
+            var as = what + ": " + response.body();
+            softly.assertThat(response.statusCode()).as(as).isBetween(400, 499);
+            softly.assertThat(response.headers().firstValue("Content-Type").orElse("")).as(as)
+                    .startsWith("application/problem+json");
+            var problem = PipelineClient.json(response.body());
+            softly.assertThat(problem.path("type").asString()).as(as).startsWith("https://iot-pipeline.dev/problems/");
+            softly.assertThat(problem.path("status").asInt()).as(as).isEqualTo(response.statusCode());
+            softly.assertThat(response.body()).as(as).doesNotContain("java.", "dev.iotpipeline", "Exception:",
+                    "\"trace\"", ADMIN_TOKEN);
+        });
+        softly.assertThat(PipelineClient.json(checks.get("rules unknown enum").body()).path("detail").asString())
+                .isEqualTo("severity: 'loud' is not one of CRITICAL, MAJOR, MINOR, WARNING, INFO");
+        softly.assertThat(PipelineClient.json(checks.get("rules wrong type").body()).path("field").asString())
+                .isEqualTo("enabled");
+        softly.assertThat(checks.get("decoder script engine failure").statusCode()).isEqualTo(400);
+        softly.assertThat(checks.get(stack.decoderUrl() + " body over the limit").statusCode()).isEqualTo(413);
+        softly.assertAll();
+    }
+
+    private int handshakeStatus(String secret) {
+        var builder = http.newWebSocketBuilder();
+        if (secret != null) {
+            builder.header("Authorization", "Bearer " + secret);
+        }
+        try {
+            builder.buildAsync(URI.create(stack.notifyWebSocketUrl()), new java.net.http.WebSocket.Listener() { })
+                    .join().abort();
+            return 101;
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof WebSocketHandshakeException refused) {
+                return refused.getResponse().statusCode();
+            }
+            throw e;
+        }
+    }
+
+    private static void assertProblem(HttpResponse<String> response, int status, String type) {
+        assertThat(response.statusCode()).as(response.body()).isEqualTo(status);
+        assertThat(PipelineClient.json(response.body()).path("type").asString())
+                .isEqualTo("https://iot-pipeline.dev/problems/" + type);
+    }
+
+    private HttpResponse<String> send(Case test, Caller caller) {
+        return send(test.method(), test.url(), test.body(), caller.secret);
+    }
+
+    private HttpResponse<String> send(String method, String url, String body, String secret) {
+        return sendTyped(method, url, body, "application/json", secret);
+    }
+
+    private HttpResponse<String> sendTyped(String method, String url, String body, String contentType, String secret) {
+        var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
+                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+                        : HttpRequest.BodyPublishers.ofString(body));
+        if (body != null) {
+            request.header("Content-Type", contentType);
+        }
+        if (secret != null) {
+            request.header("Authorization", "Bearer " + secret);
+        }
+        try {
+            return http.send(request.build(), HttpResponse.BodyHandlers.ofString());
+        } catch (Exception e) {
+            throw new IllegalStateException(method + " " + url, e);
+        }
+    }
+
+    /** Device keys only; the all-channel key and the key bound to the channel both succeed. */
+    private static Map<Caller, Expect> deviceOnly(int status) {
+        var expected = refusals();
+        expected.put(Caller.DASHBOARD, WRONG_ROLE);
+        expected.put(Caller.SCOPED_DASHBOARD, WRONG_ROLE);
+        expected.put(Caller.ADMIN, WRONG_ROLE);
+        expected.put(Caller.DEVICE, Expect.ok(status));
+        expected.put(Caller.BOUND_DEVICE, Expect.ok(status));
+        return expected;
+    }
+
+    /** Dashboard and admin tokens; device keys are the wrong role. */
+    private static Map<Caller, Expect> readers(int status) {
+        var expected = refusals();
+        expected.put(Caller.DEVICE, WRONG_ROLE);
+        expected.put(Caller.BOUND_DEVICE, WRONG_ROLE);
+        expected.put(Caller.DASHBOARD, Expect.ok(status));
+        expected.put(Caller.SCOPED_DASHBOARD, Expect.ok(status));
+        expected.put(Caller.ADMIN, Expect.ok(status));
+        return expected;
+    }
+
+    /** The admin token only; dashboards, even with every channel, are the wrong role. */
+    private static Map<Caller, Expect> adminOnly(int status) {
+        var expected = refusals();
+        expected.put(Caller.DEVICE, WRONG_ROLE);
+        expected.put(Caller.BOUND_DEVICE, WRONG_ROLE);
+        expected.put(Caller.DASHBOARD, WRONG_ROLE);
+        expected.put(Caller.SCOPED_DASHBOARD, WRONG_ROLE);
+        expected.put(Caller.ADMIN, Expect.ok(status));
+        return expected;
+    }
+
+    private static Map<Caller, Expect> open(int status) {
+        var expected = new LinkedHashMap<Caller, Expect>();
+        for (var caller : Caller.values()) {
+            // An unknown secret is refused even where none is needed: a client that sends one has a bug.
+            expected.put(caller, caller == Caller.UNKNOWN ? UNKNOWN : Expect.ok(status));
+        }
+        return expected;
+    }
+
+    private static Map<Caller, Expect> refusals() {
+        var expected = new LinkedHashMap<Caller, Expect>();
+        expected.put(Caller.NONE, MISSING);
+        expected.put(Caller.UNKNOWN, UNKNOWN);
+        return expected;
+    }
+
+    private static Map<Caller, Expect> withBoundDevice(Map<Caller, Expect> expected, Expect bound) {
+        expected.put(Caller.BOUND_DEVICE, bound);
+        return expected;
+    }
+
+    private static Map<Caller, Expect> withScopedDashboard(Map<Caller, Expect> expected, Expect scoped) {
+        expected.put(Caller.SCOPED_DASHBOARD, scoped);
+        return expected;
+    }
+}
