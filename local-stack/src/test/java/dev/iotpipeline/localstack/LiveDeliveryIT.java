@@ -109,10 +109,13 @@ class LiveDeliveryIT {
                     .until(() -> delivered(dashboard, "everything") == 1);
             assertThat(dashboard.ofType("data-unit").getFirst().get("data").get("deviceId").asString()).isEqualTo("mine");
         }
-        // and the history does not show it the other channel either
+        // and the history refuses it the other channel too, while an unscoped query counts only its own
         await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(outside) == 1);
         var scoped = client.getHistory("/data-units/count?channel=" + outside, EmbeddedStack.SCOPED_TOKEN);
-        assertThat(PipelineClient.json(scoped.body()).get("count").asLong()).isZero();
+        assertThat(scoped.statusCode()).isEqualTo(403);
+        assertThat(PipelineClient.json(scoped.body()).get("type").asString()).endsWith("/channel-forbidden");
+        var unscoped = client.getHistory("/data-units?deviceId=elsewhere", EmbeddedStack.SCOPED_TOKEN);
+        assertThat(PipelineClient.json(unscoped.body()).get("items")).isEmpty();
         assertThat(client.getHistory("/data-units/count?channel=" + outside, "not-a-token").statusCode()).isEqualTo(401);
     }
 
