@@ -7,6 +7,7 @@ import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.TopicTail;
+import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -119,6 +120,17 @@ class FaultSuiteIT {
             assertThat(alarms.extra()).as("alarms raised twice or without cause").isEmpty();
             for (var topic : POISONED) {
                 assertThat(poison.getOrDefault(topic, 0)).as("dead letters of poison in " + topic).isPositive();
+            }
+            assertNoSecretInLogs(data.resolve("logs"));
+        }
+    }
+
+    /** Every service logged its whole life here, crashes and restarts included: no secret may appear. */
+    private static void assertNoSecretInLogs(Path logs) throws IOException {
+        try (var files = Files.list(logs)) {
+            for (var log : files.toList()) {
+                assertThat(new String(Files.readAllBytes(log), StandardCharsets.ISO_8859_1)).as(log.getFileName().toString())
+                        .doesNotContain(PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN);
             }
         }
     }
