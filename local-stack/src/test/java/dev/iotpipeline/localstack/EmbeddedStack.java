@@ -57,7 +57,8 @@ final class EmbeddedStack {
 
     /**
      * Besides the all-channel test key: a key bound to one channel, a key with a tiny rate limit, and a
-     * dashboard token scoped to one channel; WebSocket limits small enough for tests to reach them.
+     * dashboard token scoped to one channel; WebSocket limits small enough for tests to reach them (the
+     * per-credential connection limit is reached with the admin token, which no other test holds open).
      */
     static LocalStack.Settings settings(Path data) {
         return new LocalStack.Settings(data, LocalStack.Ports.RANDOM, PipelineClient.DEVICE_KEY,
@@ -72,7 +73,10 @@ final class EmbeddedStack {
                         "notify.websocket.max-queued-messages=256",
                         "notify.websocket.slow-client-close-after=2s",
                         "notify.websocket.heartbeat-interval=1s",
-                        "notify.websocket.idle-timeout=5s"),
+                        "notify.websocket.idle-timeout=5s",
+                        "notify.websocket.max-message-bytes=16384",
+                        "notify.websocket.max-subscriptions-per-connection=20",
+                        "notify.websocket.max-connections-per-credential=40"),
                 // Speed over durability: these tests never kill PostgreSQL (the fault suite runs durable).
                 false);
     }

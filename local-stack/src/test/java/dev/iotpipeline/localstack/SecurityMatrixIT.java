@@ -207,6 +207,49 @@ class SecurityMatrixIT {
     }
 
     @Test
+    void theLiveFeedBoundsMessageSizeSubscriptionsPerConnectionAndConnectionsPerCredential() throws Exception {
+        try (var dashboard = client.dashboard(DASHBOARD_TOKEN)) {
+            for (int i = 0; i <= 20; i++) {
+                dashboard.send("{\"type\":\"subscribe\",\"id\":\"s" + i + "\",\"stream\":\"alarms\"}");
+            }
+            // re-subscribing an id it holds replaces it, so it is allowed at the limit
+            dashboard.send("{\"type\":\"subscribe\",\"id\":\"s0\",\"stream\":\"data-units\"}");
+            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.messages.size() >= 22);
+
+            assertThat(dashboard.ofType("subscribed")).hasSize(21);
+            assertThat(dashboard.ofType("error")).singleElement().satisfies(e -> {
+                assertThat(e.get("code").asString()).isEqualTo("too-many-subscriptions");
+                assertThat(e.get("id").asString()).isEqualTo("s20");
+            });
+        }
+
+        try (var dashboard = client.dashboard(DASHBOARD_TOKEN)) {
+            dashboard.send("{\"type\":\"ping\",\"id\":\"" + "x".repeat(20_000) + "\"}");
+            assertThat(dashboard.closed.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1009);
+        }
+
+        var held = new ArrayList<PipelineClient.Dashboard>();
+        try {
+            for (int i = 0; i < 40; i++) {
+                held.add(client.dashboard(ADMIN_TOKEN));
+            }
+            try (var oneTooMany = client.dashboard(ADMIN_TOKEN)) {
+                assertThat(oneTooMany.closed.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1008);
+            }
+            assertThat(held).noneMatch(d -> d.closed.isDone());
+        } finally {
+            held.forEach(PipelineClient.Dashboard::close);
+        }
+        // closing frees the slots: a new connection of the same credential stays open
+        Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
+            try (var again = client.dashboard(ADMIN_TOKEN)) {
+                again.send("{\"type\":\"ping\",\"id\":\"p\"}");
+                Awaitility.await().atMost(Duration.ofSeconds(3)).until(() -> !again.ofType("pong").isEmpty());
+            }
+        });
+    }
+
+    @Test
     void everyServiceAnswersErrorsAsProblemsWithoutInternals() {
         var softly = new SoftAssertions();
         var admin = ADMIN_TOKEN;
