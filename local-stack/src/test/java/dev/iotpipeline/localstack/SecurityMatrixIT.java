@@ -297,6 +297,36 @@ class SecurityMatrixIT {
         softly.assertAll();
     }
 
+    @Test
+    void requestsTheServletContainerRefusesItselfAreProblemsToo() throws Exception {
+        for (var url : List.of(stack.ingestUrl(), stack.decoderUrl(), stack.rulesUrl(), stack.notifyUrl())) {
+            var port = URI.create(url).getPort();
+            for (var request : List.of("GET /data-units/%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+                    "GET /a/..%2f..%2fetc HTTP/1.1\r\nHost: x\r\n\r\n",
+                    "GET /rules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + "a".repeat(20_000) + "\r\n\r\n")) {
+                var answer = raw(port, request);
+                assertThat(answer).as(url + " " + request.substring(0, 30)).startsWith("HTTP/1.1 400")
+                        .contains("application/problem+json").contains("/problems/bad-request")
+                        .doesNotContainIgnoringCase("tomcat").doesNotContain("<html");
+            }
+        }
+    }
+
+    /** One request written as bytes, for what an HTTP client library would refuse to send. */
+    private static String raw(int port, String request) throws Exception {
+        try (var socket = new java.net.Socket("127.0.0.1", port)) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(request.getBytes(java.nio.charset.StandardCharsets.ISO_8859_1));
+            var answer = new StringBuilder();
+            var in = socket.getInputStream();
+            var buffer = new byte[8192];
+            for (int n; (n = in.read(buffer)) > 0 && !answer.toString().contains("}"); ) {
+                answer.append(new String(buffer, 0, n, java.nio.charset.StandardCharsets.ISO_8859_1));
+            }
+            return answer.toString();
+        }
+    }
+
     private int handshakeStatus(String secret) {
         var builder = http.newWebSocketBuilder();
         if (secret != null) {

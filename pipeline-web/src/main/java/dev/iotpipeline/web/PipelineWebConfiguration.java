@@ -5,12 +5,16 @@ import dev.iotpipeline.web.limits.BodyLimitFilter;
 import dev.iotpipeline.web.limits.HttpLimits;
 import dev.iotpipeline.web.problem.ProblemAdvice;
 import dev.iotpipeline.web.problem.ProblemErrorController;
+import dev.iotpipeline.web.problem.ProblemErrorReportValve;
 import dev.iotpipeline.web.problem.ProblemWriter;
 import dev.iotpipeline.web.problem.RejectionCounter;
 import dev.iotpipeline.web.security.BearerSecurity;
+import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.jackson.autoconfigure.JsonMapperBuilderCustomizer;
+import org.springframework.boot.tomcat.servlet.TomcatServletWebServerFactory;
+import org.springframework.boot.web.server.WebServerFactoryCustomizer;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -53,6 +57,16 @@ public class PipelineWebConfiguration {
     @Bean
     ProblemErrorController problemErrorController(ObjectProvider<RejectionCounter> rejections) {
         return new ProblemErrorController(rejections.getIfAvailable(() -> RejectionCounter.NONE));
+    }
+
+    /** Requests Tomcat refuses itself get a problem too, from the host's error report valve. */
+    @Bean
+    WebServerFactoryCustomizer<TomcatServletWebServerFactory> problemErrorReports() {
+        return factory -> factory.addContextCustomizers(context -> {
+            if (context.getParent() instanceof StandardHost host) {
+                host.setErrorReportValveClass(ProblemErrorReportValve.class.getName());
+            }
+        });
     }
 
     @Bean
