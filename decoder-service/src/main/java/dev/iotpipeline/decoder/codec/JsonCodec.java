@@ -2,6 +2,7 @@ package dev.iotpipeline.decoder.codec;
 
 import dev.iotpipeline.events.EventJson;
 import java.util.LinkedHashMap;
+import java.util.Map;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 
@@ -37,15 +38,15 @@ final class JsonCodec implements UplinkCodec {
                 if (!field.getValue().isNumber()) {
                     throw new CodecException("json: measurement '" + field.getKey() + "' is not a number");
                 }
-                measurements.put(field.getKey(), field.getValue().asDouble());
+                measurements.put(field.getKey(), finite(field.getKey(), field.getValue()));
             }
-            root.path("attributes").properties().forEach(field -> attributes.put(field.getKey(), plain(field.getValue())));
+            root.path("attributes").properties().forEach(field -> attribute(attributes, field.getKey(), field.getValue()));
         } else {
             for (var field : root.properties()) {
                 if (field.getValue().isNumber()) {
-                    measurements.put(field.getKey(), field.getValue().asDouble());
+                    measurements.put(field.getKey(), finite(field.getKey(), field.getValue()));
                 } else {
-                    attributes.put(field.getKey(), plain(field.getValue()));
+                    attribute(attributes, field.getKey(), field.getValue());
                 }
             }
         }
@@ -55,7 +56,19 @@ final class JsonCodec implements UplinkCodec {
         return new Decoded(measurements, attributes);
     }
 
-    private static Object plain(JsonNode node) {
-        return EventJson.mapper().convertValue(node, Object.class);
+    /** A number too large for a double (1e999) reads as Infinity: not a measurement, as ingest's decoded form has it. */
+    private static double finite(String name, JsonNode number) {
+        double value = number.asDouble();
+        if (!Double.isFinite(value)) {
+            throw new CodecException("json: measurement '" + name + "' is not a finite number (" + number + ")");
+        }
+        return value;
+    }
+
+    /** A null attribute is no attribute: data units hold no null values (their maps are Map.copyOf copies). */
+    private static void attribute(Map<String, Object> attributes, String name, JsonNode node) {
+        if (!node.isNull()) {
+            attributes.put(name, EventJson.mapper().convertValue(node, Object.class));
+        }
     }
 }

@@ -91,23 +91,12 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
             return;
         }
         sender.heard();
-        JsonNode tree;
-        try {
-            tree = EventJson.mapper().readTree(text.getPayload());
-        } catch (JacksonException e) {
-            error(sender, null, "malformed-json", "Message is not valid JSON: " + e.getOriginalMessage());
+        var parsed = parse(text.getPayload());
+        if (parsed.rejection() != null) {
+            error(sender, parsed.rejection().id(), parsed.rejection().code(), parsed.rejection().detail());
             return;
         }
-        ClientMessage message;
-        try {
-            message = MESSAGES.readValue(tree);
-        } catch (DatabindException e) {
-            var path = e.getPath();
-            boolean inFilter = !path.isEmpty() && "filter".equals(path.getFirst().getPropertyName());
-            error(sender, tree.path("id").isString() ? tree.path("id").asString() : null,
-                    inFilter ? "bad-filter" : "bad-message", e.getOriginalMessage());
-            return;
-        }
+        var message = parsed.message();
         switch (message.type() == null ? "" : message.type()) {
             case "subscribe" -> subscribe(session, sender, message);
             case "unsubscribe" -> {
@@ -120,6 +109,38 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
             case "ping" -> sender.reply(reply("pong", message.id()));
             default -> error(sender, message.id(), "unknown-type",
                     "type must be subscribe, unsubscribe or ping, not '" + message.type() + "'");
+        }
+    }
+
+    /** What a text frame says: the client's message, or else the error to answer it with. */
+    record Parsed(ClientMessage message, Rejection rejection) {
+    }
+
+    /** An error answer: the message id when one could be read, a stable code, and what is wrong. */
+    record Rejection(String id, String code, String detail) {
+    }
+
+    /** Reads a text frame; never throws, whatever the frame holds. */
+    static Parsed parse(String payload) {
+        JsonNode tree;
+        try {
+            tree = EventJson.mapper().readTree(payload);
+        } catch (JacksonException e) {
+            return new Parsed(null, new Rejection(null, "malformed-json", "Message is not valid JSON: "
+                    + e.getOriginalMessage()));
+        }
+        try {
+            ClientMessage message = MESSAGES.readValue(tree);
+            if (message == null) {
+                // An empty frame or JSON null reads as no message at all.
+                return new Parsed(null, new Rejection(null, "bad-message", "Message must be a JSON object"));
+            }
+            return new Parsed(message, null);
+        } catch (DatabindException e) {
+            var path = e.getPath();
+            boolean inFilter = !path.isEmpty() && "filter".equals(path.getFirst().getPropertyName());
+            return new Parsed(null, new Rejection(tree.path("id").isString() ? tree.path("id").asString() : null,
+                    inFilter ? "bad-filter" : "bad-message", e.getOriginalMessage()));
         }
     }
 

@@ -3,10 +3,12 @@ package dev.iotpipeline.rules.rule;
 import dev.iotpipeline.events.Rule;
 import java.time.Duration;
 import java.time.format.DateTimeParseException;
+import java.util.ArrayDeque;
 import java.util.Map;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
+import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelCompilerMode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpression;
@@ -20,11 +22,15 @@ import org.springframework.expression.spel.support.SimpleEvaluationContext;
  */
 public final class CompiledRule {
 
+    /** Far beyond any real rule; bounds the recursion of parsing, checking and evaluating. */
+    static final int MAX_DEPTH = 50;
+
     private static final SpelExpressionParser PARSER = new SpelExpressionParser(
             new SpelParserConfiguration(SpelCompilerMode.OFF, CompiledRule.class.getClassLoader()));
     private static final EvaluationContext CONTEXT = SimpleEvaluationContext
             .forPropertyAccessors(new MeasurementAccessor())
             .withMethodResolvers(new RuleFunctions())
+            .withAssignmentDisabled()
             .build();
 
     private final Rule rule;
@@ -102,14 +108,67 @@ public final class CompiledRule {
         if (text == null || text.isBlank()) {
             throw new InvalidExpressionException(field, text, 0, field + " is required");
         }
+        int tooDeep = bracketBeyond(text, MAX_DEPTH);
+        if (tooDeep >= 0) {
+            throw new InvalidExpressionException(field, text, tooDeep, "brackets nest more than " + MAX_DEPTH + " deep");
+        }
         SpelExpression expression;
         try {
             expression = PARSER.parseRaw(text);
         } catch (ParseException e) {
             throw new InvalidExpressionException(field, text, Math.max(0, e.getPosition()), e.getSimpleMessage());
+        } catch (RuntimeException e) {
+            // SpEL's parser asserts on some malformed input instead of a ParseException, e.g. "abs(,1)".
+            throw new InvalidExpressionException(field, text, 0, "not an expression: " + e.getMessage());
+        } catch (StackOverflowError e) {
+            throw new InvalidExpressionException(field, text, 0, "nested too deeply");
+        }
+        if (depth(expression.getAST()) > MAX_DEPTH) {
+            // Checking and evaluating recurse once per level: a deeper tree could overflow a stream thread's stack.
+            throw new InvalidExpressionException(field, text, 0, "nested more than " + MAX_DEPTH + " levels deep");
         }
         ExpressionCheck.check(field, text, expression.getAST());
         return expression;
+    }
+
+    /** The offset of the first bracket outside string literals that opens level {@code limit + 1}, or -1. */
+    private static int bracketBeyond(String text, int limit) {
+        int level = 0;
+        char quote = 0;
+        for (int i = 0; i < text.length(); i++) {
+            char c = text.charAt(i);
+            if (quote != 0) {
+                quote = c == quote ? 0 : quote;
+            } else if (c == '\'' || c == '"') {
+                quote = c;
+            } else if (c == '(' || c == '[' || c == '{') {
+                if (++level > limit) {
+                    return i;
+                }
+            } else if (c == ')' || c == ']' || c == '}') {
+                level = Math.max(0, level - 1);
+            }
+        }
+        return -1;
+    }
+
+    /** The number of levels of the tree, counted without recursion. */
+    private static int depth(SpelNode root) {
+        int deepest = 0;
+        var nodes = new ArrayDeque<SpelNode>();
+        var levels = new ArrayDeque<Integer>();
+        nodes.push(root);
+        levels.push(1);
+        while (!nodes.isEmpty()) {
+            var node = nodes.pop();
+            int level = levels.pop();
+            deepest = Math.max(deepest, level);
+            for (int i = 0; i < node.getChildCount(); i++) {
+                nodes.push(node.getChild(i));
+                levels.push(level + 1);
+            }
+        }
+        return deepest;
     }
 
     private static Duration duration(String field, String text, boolean required) {

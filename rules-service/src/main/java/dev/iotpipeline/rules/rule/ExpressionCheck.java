@@ -4,15 +4,18 @@ import dev.iotpipeline.events.MeasurementCatalogue;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.expression.spel.SpelNode;
+import org.springframework.expression.spel.ast.Assign;
 import org.springframework.expression.spel.ast.BooleanLiteral;
 import org.springframework.expression.spel.ast.CompoundExpression;
 import org.springframework.expression.spel.ast.Indexer;
 import org.springframework.expression.spel.ast.MethodReference;
 import org.springframework.expression.spel.ast.NullLiteral;
 import org.springframework.expression.spel.ast.OpAnd;
+import org.springframework.expression.spel.ast.OpDec;
 import org.springframework.expression.spel.ast.OpEQ;
 import org.springframework.expression.spel.ast.OpGE;
 import org.springframework.expression.spel.ast.OpGT;
+import org.springframework.expression.spel.ast.OpInc;
 import org.springframework.expression.spel.ast.OpLE;
 import org.springframework.expression.spel.ast.OpLT;
 import org.springframework.expression.spel.ast.OpNE;
@@ -24,7 +27,7 @@ import org.springframework.expression.spel.ast.StringLiteral;
 /**
  * Static checks of a parsed rule expression, so mistakes are refused at the API instead of never matching:
  * every bare name is a catalogued measurement (others through {@code m['name']}), every function exists,
- * comparisons compare numbers, and the whole expression is true or false.
+ * comparisons compare numbers, nothing is assigned, and the whole expression is true or false.
  */
 final class ExpressionCheck {
 
@@ -56,6 +59,10 @@ final class ExpressionCheck {
                     firstUnknown[0] = node.getStartPosition();
                 }
             }
+        }
+        if (node instanceof Assign || node instanceof OpInc || node instanceof OpDec) {
+            throw new InvalidExpressionException(field, text, node.getStartPosition(),
+                    "assignment is not allowed: a rule only reads measurements");
         }
         if (node instanceof MethodReference method) {
             if (!RuleFunctions.exists(method.getName())) {
