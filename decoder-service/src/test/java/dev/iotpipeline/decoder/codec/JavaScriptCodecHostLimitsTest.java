@@ -1,0 +1,44 @@
+package dev.iotpipeline.decoder.codec;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Disabled;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Found while fuzzing the JavaScript host boundary and left to the codec package's owner (not fixed here): work
+ * done on the host side of a call, outside the instruction observer, escapes the time limit and the allocation
+ * budget, and NativeArray.size() throws IllegalStateException past Integer.MAX_VALUE. Each script should end as a
+ * CodecException within the limit; measured instead (2 shared cores, limit 100 ms, budget 32 MiB):
+ * <ul>
+ * <li>length 2^32-1 as data value, errors or warnings: IllegalStateException "list.length (4294967295) exceeds
+ * Integer.MAX_VALUE" out of decode()</li>
+ * <li>a sparse array of length 20,000,000 in data: 2.2 s, a 20-million-element attribute list returned</li>
+ * <li>new Array(1e8).fill(0): 89 s, then OutOfMemoryError (one builtin call, no observer callback)</li>
+ * <li>''.padStart(1 &lt;&lt; 29, 'ab'): 2.7 s and about 1 GiB allocated, returned as a value</li>
+ * </ul>
+ * Enable when JavaScriptCodec bounds these.
+ */
+@Disabled("known escapes of the JavaScript sandbox limits, reported; see the class comment")
+class JavaScriptCodecHostLimitsTest {
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        "var a = []; a.length = 4294967295; return {data: {x: 1}, errors: a};",
+        "var a = []; a.length = 4294967295; return {data: {x: 1}, warnings: a};",
+        "var a = []; a.length = 4294967295; return {data: {x: a}};",
+        "var a = []; a.length = 20000000; return {data: {x: a}};",
+        "return {data: {n: new Array(20000000).fill(0).length}};",
+        "return {data: {s: ''.padStart(1 << 28, 'ab').length}};"})
+    void shouldEndAsACodecExceptionWithinTheLimit(String body) {
+        var codec = JavaScriptCodec.compile("limits", "function decodeUplink(input) { " + body + " }",
+                Duration.ofMillis(100));
+        long started = System.nanoTime();
+
+        assertThatThrownBy(() -> codec.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class);
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(1));
+    }
+}
