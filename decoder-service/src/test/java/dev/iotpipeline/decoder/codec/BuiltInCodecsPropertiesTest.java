@@ -2,8 +2,8 @@ package dev.iotpipeline.decoder.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iotpipeline.decoder.fuzz.Fuzz;
-import dev.iotpipeline.decoder.fuzz.JsonFuzz;
+import dev.iotpipeline.events.fuzz.Fuzz;
+import dev.iotpipeline.events.fuzz.JsonFuzz;
 import dev.iotpipeline.events.EventJson;
 import java.io.ByteArrayOutputStream;
 import java.util.HexFormat;

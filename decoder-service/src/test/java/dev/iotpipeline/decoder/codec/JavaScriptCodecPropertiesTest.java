@@ -2,7 +2,7 @@ package dev.iotpipeline.decoder.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iotpipeline.decoder.fuzz.Fuzz;
+import dev.iotpipeline.events.fuzz.Fuzz;
 import dev.iotpipeline.events.EventJson;
 import java.io.IOException;
 import java.io.UncheckedIOException;

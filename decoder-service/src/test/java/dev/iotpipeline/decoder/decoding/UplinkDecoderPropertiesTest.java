@@ -3,9 +3,9 @@ package dev.iotpipeline.decoder.decoding;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iotpipeline.decoder.codec.Codecs;
-import dev.iotpipeline.decoder.fuzz.Fuzz;
-import dev.iotpipeline.decoder.fuzz.JsonFuzz;
-import dev.iotpipeline.decoder.fuzz.JsonFuzz.Body;
+import dev.iotpipeline.events.fuzz.Fuzz;
+import dev.iotpipeline.events.fuzz.JsonFuzz;
+import dev.iotpipeline.events.fuzz.JsonFuzz.Body;
 import dev.iotpipeline.decoder.registry.ResolvedDeviceType;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.EventJson;

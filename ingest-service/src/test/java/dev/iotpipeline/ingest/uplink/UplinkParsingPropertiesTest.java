@@ -1,12 +1,12 @@
 package dev.iotpipeline.ingest.uplink;
 
-import static dev.iotpipeline.ingest.fuzz.JsonFuzz.field;
-import static dev.iotpipeline.ingest.fuzz.JsonFuzz.quote;
+import static dev.iotpipeline.events.fuzz.JsonFuzz.field;
+import static dev.iotpipeline.events.fuzz.JsonFuzz.quote;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iotpipeline.ingest.fuzz.Fuzz;
-import dev.iotpipeline.ingest.fuzz.JsonFuzz;
-import dev.iotpipeline.ingest.fuzz.JsonFuzz.Body;
+import dev.iotpipeline.events.fuzz.Fuzz;
+import dev.iotpipeline.events.fuzz.JsonFuzz;
+import dev.iotpipeline.events.fuzz.JsonFuzz.Body;
 import dev.iotpipeline.web.problem.Problems;
 import java.time.Clock;
 import java.time.Instant;

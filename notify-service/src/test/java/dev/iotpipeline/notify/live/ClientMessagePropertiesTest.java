@@ -3,8 +3,8 @@ package dev.iotpipeline.notify.live;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.notify.fuzz.Fuzz;
-import dev.iotpipeline.notify.fuzz.JsonFuzz;
+import dev.iotpipeline.events.fuzz.Fuzz;
+import dev.iotpipeline.events.fuzz.JsonFuzz;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Set;

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.iotpipeline.events.Rule;
 import dev.iotpipeline.events.RuleFilter;
 import dev.iotpipeline.events.Severity;
-import dev.iotpipeline.rules.fuzz.Fuzz;
+import dev.iotpipeline.events.fuzz.Fuzz;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.iotpipeline.rules.fuzz;
+package dev.iotpipeline.events.fuzz;
 
 import java.time.Duration;
 import java.util.concurrent.Callable;

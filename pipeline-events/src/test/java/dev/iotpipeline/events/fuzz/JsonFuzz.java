@@ -1,4 +1,4 @@
-package dev.iotpipeline.decoder.fuzz;
+package dev.iotpipeline.events.fuzz;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
