@@ -26,8 +26,12 @@ public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Vali
             @NotNull @DefaultValue("5s") Duration retryBackoffMax) {
     }
 
-    /** CPU time and memory one JavaScript codec call may use before its message is dead-lettered. */
+    /**
+     * CPU time and memory one JavaScript codec call may use before its message is dead-lettered, and the
+     * largest script (UTF-8) a device type may register.
+     */
     public record Codecs(@NotNull @DefaultValue("100ms") Duration scriptTimeLimit,
-            @NotNull @DefaultValue("32MB") DataSize scriptAllocationLimit) {
+            @NotNull @DefaultValue("32MB") DataSize scriptAllocationLimit,
+            @NotNull @DefaultValue("256KB") DataSize scriptSizeLimit) {
     }
 }

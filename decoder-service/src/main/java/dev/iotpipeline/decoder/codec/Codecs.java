@@ -30,12 +30,19 @@ public final class Codecs {
     private final Map<String, BuiltIn> byName;
     private final Duration scriptTimeLimit;
     private final long scriptAllocationLimit;
+    private final long scriptSizeLimit;
 
-    public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit) {
+    /** Limits of every JavaScript codec: CPU time and allocation per call, size of the script in UTF-8 bytes. */
+    public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit, long scriptSizeLimit) {
         this.byName = BUILT_INS.stream().collect(Collectors.toUnmodifiableMap(b -> b.codec().name(),
                 Function.identity()));
         this.scriptTimeLimit = scriptTimeLimit;
         this.scriptAllocationLimit = scriptAllocationLimit;
+        this.scriptSizeLimit = scriptSizeLimit;
+    }
+
+    public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit) {
+        this(scriptTimeLimit, scriptAllocationLimit, JavaScriptCodec.DEFAULT_SIZE_LIMIT);
     }
 
     public Codecs(Duration scriptTimeLimit) {
@@ -56,14 +63,16 @@ public final class Codecs {
 
     /**
      * The codec of a device type, compiled now if it is JavaScript. Throws {@link InvalidScriptException}
-     * for a script the sandbox refuses and {@link IllegalArgumentException} for an unknown codec name.
+     * for a script the sandbox or the engine refuses, whatever the engine threw, and
+     * {@link IllegalArgumentException} for an unknown codec name.
      */
     public UplinkCodec resolve(DeviceType type) {
         if (DeviceType.JAVASCRIPT.equals(type.codec())) {
             if (type.script() == null || type.script().isBlank()) {
                 throw new InvalidScriptException("codec javascript needs a script", 1, 1);
             }
-            return JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit, scriptAllocationLimit);
+            return JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit, scriptAllocationLimit,
+                    scriptSizeLimit);
         }
         return find(type.codec()).orElseThrow(() -> new IllegalArgumentException("unknown codec '" + type.codec()
                 + "'; built-in codecs are " + byName.keySet().stream().sorted().toList() + " or javascript"));

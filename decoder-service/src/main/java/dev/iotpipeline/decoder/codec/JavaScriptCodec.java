@@ -12,23 +12,59 @@ import org.mozilla.javascript.RhinoException;
 import org.mozilla.javascript.Script;
 import org.mozilla.javascript.Scriptable;
 import org.mozilla.javascript.ScriptableObject;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A codec in the TTN / ChirpStack form, {@code decodeUplink(input)} returning {@code {data, warnings,
- * errors}}, with {@code input.bytes}, {@code input.fPort} and {@code input.recvTime}. The script is
- * compiled once; each thread runs it in a scope of its own, created once and reused for every message.
+ * errors}}, with {@code input.bytes}, {@code input.fPort} and {@code input.recvTime}, run in {@link ScriptSandbox}.
  */
 public final class JavaScriptCodec implements UplinkCodec {
 
+    /** Default allocation budget of one call. */
+    public static final long DEFAULT_ALLOCATION_LIMIT = 32L << 20;
+
+    /** Default size limit of a script, in UTF-8 bytes: real vendor codecs reach about 100 KB. */
+    public static final long DEFAULT_SIZE_LIMIT = 256L << 10;
+
+    /** Values one decoded message may hold in all; a LoRaWAN payload is at most 242 bytes. */
+    static final int MAX_RESULT_VALUES = 10_000;
+
+    /** Levels of nested objects in {@code data}. */
+    static final int MAX_DATA_DEPTH = 32;
+
+    /** Errors quoted in the dead-letter reason when a script reports more. */
+    static final int MAX_ERRORS_SHOWN = 10;
+
+    private static final Logger log = LoggerFactory.getLogger(JavaScriptCodec.class);
+
     private final String name;
     private final Script script;
+    private final boolean interpreted;
     private final long timeLimitNanos;
     private final long allocationLimitBytes;
-    private final ThreadLocal<Scriptable> scopes = new ThreadLocal<>();
+    private final ThreadLocal<ThreadScope> scopes = new ThreadLocal<>();
 
-    private JavaScriptCodec(String name, Script script, Duration timeLimit, long allocationLimitBytes) {
+    /**
+     * A thread's scope, and what the calls run in it have allocated so far. The script is compiled once; each
+     * thread runs it in a scope of its own, reused for every message until a call breaks a limit or the engine,
+     * or the calls in it have allocated one call's budget in all: a script can keep what it allocates in its
+     * globals from one call to the next, and renewing the scope bounds what it keeps.
+     */
+    private static final class ThreadScope {
+        final Scriptable scope;
+        long allocated;
+
+        ThreadScope(Scriptable scope) {
+            this.scope = scope;
+        }
+    }
+
+    private JavaScriptCodec(String name, Script script, boolean interpreted, Duration timeLimit,
+            long allocationLimitBytes) {
         this.name = name;
         this.script = script;
+        this.interpreted = interpreted;
         this.timeLimitNanos = timeLimit.toNanos();
         this.allocationLimitBytes = allocationLimitBytes;
     }
@@ -37,31 +73,117 @@ public final class JavaScriptCodec implements UplinkCodec {
         return compile(name, source, timeLimit, DEFAULT_ALLOCATION_LIMIT);
     }
 
-    /** Default allocation budget of one call. */
-    public static final long DEFAULT_ALLOCATION_LIMIT = 32L << 20;
-
-    /** Throws {@link InvalidScriptException} with the position of a syntax error or forbidden name. */
     public static JavaScriptCodec compile(String name, String source, Duration timeLimit, long allocationLimitBytes) {
+        return compile(name, source, timeLimit, allocationLimitBytes, DEFAULT_SIZE_LIMIT);
+    }
+
+    /**
+     * Throws {@link InvalidScriptException}, never another exception, for a script the engine or the sandbox
+     * refuses: larger than {@code sizeLimitBytes}, a syntax error or forbidden name (with its position), a top
+     * level that throws or breaks a limit, no {@code decodeUplink} function, or a failure of the engine itself.
+     */
+    public static JavaScriptCodec compile(String name, String source, Duration timeLimit, long allocationLimitBytes,
+            long sizeLimitBytes) {
+        return compile(name, source, timeLimit, allocationLimitBytes, sizeLimitBytes, false);
+    }
+
+    /** As {@link #compile(String, String, Duration, long)}, for the interpreter only: tests run hostile scripts in both modes. */
+    static JavaScriptCodec compileInterpreted(String name, String source, Duration timeLimit, long allocationLimitBytes) {
+        return compile(name, source, timeLimit, allocationLimitBytes, DEFAULT_SIZE_LIMIT, true);
+    }
+
+    private static JavaScriptCodec compile(String name, String source, Duration timeLimit, long allocationLimitBytes,
+            long sizeLimitBytes, boolean interpretedOnly) {
+        requireSize(source, sizeLimitBytes);
         var sourceName = name + ".js";
         ScriptSandbox.check(source, sourceName);
-        Script script;
-        try (var cx = ScriptSandbox.INSTANCE.enterContext()) {
-            script = cx.compileString(source, sourceName, 1, null);
-        } catch (EvaluatorException e) {
-            throw new InvalidScriptException(e.details(), e.lineNumber(), e.columnNumber());
-        }
-        var codec = new JavaScriptCodec(name, script, timeLimit, allocationLimitBytes);
-        try (var cx = (ScriptSandbox.SandboxContext) ScriptSandbox.INSTANCE.enterContext()) {
-            cx.limit(codec.timeLimitNanos, codec.allocationLimitBytes);
-            if (!(ScriptableObject.getProperty(codec.scope(cx), "decodeUplink") instanceof Function)) {
-                throw new InvalidScriptException("the script defines no function decodeUplink(input)", 1, 1);
+        Script script = null;
+        boolean interpreted = interpretedOnly;
+        if (!interpreted) {
+            try {
+                script = compileScript(source, sourceName, false);
+            } catch (RuntimeException | StackOverflowError e) {
+                // The script parsed, so this is Rhino's bytecode generator failing on it: JVM method and
+                // constant-pool limits ("Program too complex") or its own bugs on large literals (an
+                // IllegalStateException from the stack map). The interpreter has neither and runs the same script.
+                log.info("JavaScript codec {} runs interpreted: Rhino's bytecode generator failed on it ({})", name,
+                        e.toString());
+                interpreted = true;
             }
-        } catch (ScriptSandbox.Timeout | ScriptSandbox.OutOfBudget e) {
-            throw new InvalidScriptException("the script's top level did not finish within its limits", 1, 1);
-        } catch (RhinoException e) {
-            throw new InvalidScriptException(e.details(), e.lineNumber(), e.columnNumber());
         }
+        if (interpreted) {
+            try {
+                script = compileScript(source, sourceName, true);
+            } catch (EvaluatorException e) {
+                throw InvalidScriptException.at(e.details(), e.lineNumber(), e.columnNumber());
+            } catch (RuntimeException e) {
+                throw new InvalidScriptException("the engine failed to compile the script: " + e);
+            } catch (StackOverflowError e) {
+                throw new InvalidScriptException("the script nests too deeply for the engine to compile");
+            }
+        }
+        var codec = new JavaScriptCodec(name, script, interpreted, timeLimit, allocationLimitBytes);
+        codec.runTopLevel();
         return codec;
+    }
+
+    private static Script compileScript(String source, String sourceName, boolean interpreted) {
+        try (var cx = ScriptSandbox.INSTANCE.enterContext()) {
+            cx.setInterpretedMode(interpreted);
+            return cx.compileString(source, sourceName, 1, null);
+        }
+    }
+
+    private static void requireSize(String source, long sizeLimitBytes) {
+        long size = source.length() > sizeLimitBytes ? source.length() : utf8Length(source);
+        if (size > sizeLimitBytes) {
+            throw new InvalidScriptException("the script is " + size(size) + ", over the limit of "
+                    + size(sizeLimitBytes) + " (decoder.codecs.script-size-limit)");
+        }
+    }
+
+    private static long utf8Length(String source) {
+        long bytes = 0;
+        for (int i = 0; i < source.length(); i++) {
+            char c = source.charAt(i);
+            if (c < 0x80) {
+                bytes += 1;
+            } else if (c < 0x800) {
+                bytes += 2;
+            } else if (Character.isHighSurrogate(c) && i + 1 < source.length()
+                    && Character.isLowSurrogate(source.charAt(i + 1))) {
+                bytes += 4;
+                i++;
+            } else {
+                bytes += 3;
+            }
+        }
+        return bytes;
+    }
+
+    /** Runs the top level once under the call limits, and requires it to define decodeUplink. */
+    private void runTopLevel() {
+        var cx = enter();
+        try {
+            var scope = standardObjects(cx);
+            cx.limit(timeLimitNanos, allocationLimitBytes);
+            script.exec(cx, scope, scope);
+            var decodeUplink = ScriptableObject.getProperty(scope, "decodeUplink");
+            cx.checkFinished();
+            if (!(decodeUplink instanceof Function)) {
+                throw new InvalidScriptException("the script defines no function decodeUplink(input)");
+            }
+        } catch (InvalidScriptException e) {
+            throw e;
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError | AssertionError
+                | ScriptSandbox.Timeout | ScriptSandbox.OutOfBudget e) {
+            if (e instanceof RhinoException rhino && cx.exceeded() == null) {
+                throw InvalidScriptException.at(rhino.details(), rhino.lineNumber(), rhino.columnNumber());
+            }
+            throw new InvalidScriptException("the script's top level " + describe(cx, e));
+        } finally {
+            Context.exit();
+        }
     }
 
     @Override
@@ -69,11 +191,30 @@ public final class JavaScriptCodec implements UplinkCodec {
         return name;
     }
 
+    /** Whether Rhino's bytecode generator failed on the script, so that it runs in the interpreter. */
+    boolean interpreted() {
+        return interpreted;
+    }
+
+    /**
+     * Throws {@link CodecException}, never another exception, whatever the script or the engine does: a
+     * {@link CodecTimeoutException} for the time limit, also when the script caught what followed it.
+     */
     @Override
     public Decoded decode(byte[] payload, Integer fPort) {
-        try (var cx = (ScriptSandbox.SandboxContext) ScriptSandbox.INSTANCE.enterContext()) {
-            cx.limit(timeLimitNanos, allocationLimitBytes);
-            var scope = scope(cx);
+        var state = scopes.get();
+        boolean keep = false;
+        var cx = enter();
+        try {
+            if (state == null) {
+                var scope = standardObjects(cx);
+                cx.limit(timeLimitNanos, allocationLimitBytes);
+                script.exec(cx, scope, scope);
+                state = new ThreadScope(scope);
+            } else {
+                cx.limit(timeLimitNanos, allocationLimitBytes);
+            }
+            var scope = state.scope;
             var input = cx.newObject(scope);
             var bytes = new Object[payload.length];
             for (int i = 0; i < payload.length; i++) {
@@ -83,70 +224,167 @@ public final class JavaScriptCodec implements UplinkCodec {
             ScriptableObject.putProperty(input, "fPort", fPort == null ? null : Integer.valueOf(fPort));
             ScriptableObject.putProperty(input, "recvTime", cx.newObject(scope, "Date",
                     new Object[] {(double) System.currentTimeMillis()}));
-            var decodeUplink = (Function) ScriptableObject.getProperty(scope, "decodeUplink");
-            return result(decodeUplink.call(cx, scope, scope, new Object[] {input}));
-        } catch (ScriptSandbox.Timeout e) {
-            throw new CodecTimeoutException("javascript codec " + name + " exceeded its time limit of "
-                    + Duration.ofNanos(timeLimitNanos).toMillis() + " ms");
-        } catch (ScriptSandbox.OutOfBudget e) {
-            throw new CodecException("javascript codec " + name + " allocated more than its budget of "
-                    + (allocationLimitBytes >> 20) + " MiB");
-        } catch (RhinoException e) {
-            throw new CodecException("javascript codec " + name + " failed: " + e.details() + " (line "
-                    + e.lineNumber() + ")");
-        } catch (StackOverflowError e) {
-            throw new CodecException("javascript codec " + name + " failed: too much recursion");
+            if (!(ScriptableObject.getProperty(scope, "decodeUplink") instanceof Function decodeUplink)) {
+                throw new CodecException("javascript codec " + name + " no longer has a function decodeUplink");
+            }
+            Decoded decoded;
+            try {
+                decoded = result(decodeUplink.call(cx, scope, scope, new Object[] {input}));
+            } catch (CodecException | RhinoException e) {
+                // The script's own failure on this payload: its scope is as good as before, unless a limit hid
+                // behind it (a finally that threw after the timeout).
+                keep = cx.exceeded() == null;
+                state.allocated += Math.max(0, cx.allocatedInCall());
+                throw e;
+            }
+            state.allocated += Math.max(0, cx.checkFinished());
+            keep = true;
+            return decoded;
+        } catch (RuntimeException | StackOverflowError | OutOfMemoryError | AssertionError
+                | ScriptSandbox.Timeout | ScriptSandbox.OutOfBudget e) {
+            throw failure(cx, e);
+        } finally {
+            if (state == null || !keep || state.allocated > allocationLimitBytes) {
+                scopes.remove();
+            } else if (scopes.get() != state) {
+                scopes.set(state);
+            }
+            Context.exit();
         }
     }
 
-    private Scriptable scope(Context cx) {
-        var scope = scopes.get();
-        if (scope == null) {
-            scope = cx.initSafeStandardObjects();
-            script.exec(cx, scope);
-            scopes.set(scope);
+    private static ScriptSandbox.SandboxContext enter() {
+        return (ScriptSandbox.SandboxContext) ScriptSandbox.INSTANCE.enterContext();
+    }
+
+    /** The failure of a call: the limit it broke, even when the script caught what followed, else its error. */
+    private CodecException failure(ScriptSandbox.SandboxContext cx, Throwable e) {
+        if (e instanceof CodecException codec && cx.exceeded() == null) {
+            return codec;
         }
+        var message = "javascript codec " + name + " " + describe(cx, e);
+        return cx.exceeded() instanceof ScriptSandbox.Timeout || e instanceof ScriptSandbox.Timeout
+                ? new CodecTimeoutException(message) : new CodecException(message);
+    }
+
+    /** What went wrong, as the rest of a sentence whose subject is the codec or its top level. */
+    private String describe(ScriptSandbox.SandboxContext cx, Throwable e) {
+        var limit = cx.exceeded() != null ? cx.exceeded() : e;
+        long limitMillis = Duration.ofNanos(timeLimitNanos).toMillis();
+        if (limit instanceof ScriptSandbox.Timeout timeout) {
+            return switch (timeout.clock) {
+                case CPU -> "exceeded its time limit of " + limitMillis + " ms of CPU time";
+                case WALL -> "exceeded its time limit of " + limitMillis + " ms (wall clock: this thread has no "
+                        + "CPU-time counter)";
+                case BACKSTOP -> "exceeded its wall-clock backstop of "
+                        + Duration.ofNanos(ScriptSandbox.backstop(timeLimitNanos)).toMillis() + " ms (time limit "
+                        + limitMillis + " ms of CPU time)";
+            };
+        }
+        if (limit instanceof ScriptSandbox.OutOfBudget) {
+            return "allocated more than its budget of " + size(allocationLimitBytes);
+        }
+        return switch (e) {
+            case RhinoException rhino -> "failed: " + rhino.details() + " (line " + rhino.lineNumber() + ")";
+            case StackOverflowError overflow -> "failed: too much recursion";
+            case OutOfMemoryError memory -> "ran the JVM out of memory in one step (its budget is "
+                    + size(allocationLimitBytes) + " per call)";
+            default -> "failed in the engine: " + e;
+        };
+    }
+
+    /**
+     * A fresh global scope, before the script's top level runs in it: host work of a bounded size, outside the
+     * limits, which would otherwise charge the first call of a thread with Rhino's own lazy initialisation.
+     */
+    private static Scriptable standardObjects(Context cx) {
+        var scope = cx.initSafeStandardObjects();
+        ScriptBuiltins.harden(cx, scope);
         return scope;
     }
 
     private Decoded result(Object returned) {
+        var prefix = "javascript codec " + name + " ";
         if (!(returned instanceof Scriptable result)) {
-            throw new CodecException("javascript codec " + name + " returned no object");
+            throw new CodecException(prefix + "returned no object");
         }
         var errors = ScriptableObject.getProperty(result, "errors");
-        if (errors instanceof NativeArray list && !list.isEmpty()) {
-            throw new CodecException("javascript codec " + name + " reported errors: " + String.join("; ",
-                    list.stream().map(String::valueOf).toList()));
+        if (errors instanceof NativeArray list && list.getLength() > 0) {
+            long count = list.getLength();
+            var shown = new java.util.ArrayList<String>();
+            for (int i = 0; i < Math.min(count, MAX_ERRORS_SHOWN); i++) {
+                shown.add(String.valueOf(list.get(i)));
+            }
+            throw new CodecException(prefix + "reported errors: " + String.join("; ", shown)
+                    + (count > MAX_ERRORS_SHOWN ? "; … (" + count + " in all)" : ""));
         }
         var data = ScriptableObject.getProperty(result, "data");
         if (!(data instanceof Map<?, ?> fields)) {
-            throw new CodecException("javascript codec " + name + " returned no data object");
+            throw new CodecException(prefix + "returned no data object");
         }
+        var values = new Values(prefix);
         var measurements = new LinkedHashMap<String, Double>();
         var attributes = new LinkedHashMap<String, Object>();
-        flatten("", fields, measurements, attributes);
+        flatten("", fields, 0, values, measurements, attributes);
         var warnings = ScriptableObject.getProperty(result, "warnings");
-        if (warnings instanceof NativeArray list && !list.isEmpty()) {
+        if (warnings instanceof NativeArray list && list.getLength() > 0) {
+            values.add(list.getLength());
             attributes.put("codecWarnings", list.stream().map(String::valueOf).toList());
         }
         return new Decoded(measurements, attributes);
     }
 
+    /**
+     * Counts what a result holds, because reading it is host work no instruction count sees: an array of length
+     * 2^32-1 is one assignment for the script and four billion steps for the host.
+     */
+    private static final class Values {
+        private final String prefix;
+        private long count;
+
+        Values(String prefix) {
+            this.prefix = prefix;
+        }
+
+        void add(long values) {
+            count += values;
+            if (count > MAX_RESULT_VALUES) {
+                throw new CodecException(prefix + "returned more than " + MAX_RESULT_VALUES
+                        + " values (measurements, attributes, list items and warnings)");
+            }
+        }
+    }
+
     /** Numbers, also nested ones (as {@code parent.child}), are measurements; everything else is an attribute. */
-    private static void flatten(String prefix, Map<?, ?> fields, Map<String, Double> measurements,
-            Map<String, Object> attributes) {
+    private static void flatten(String prefix, Map<?, ?> fields, int depth, Values values,
+            Map<String, Double> measurements, Map<String, Object> attributes) {
+        if (depth > MAX_DATA_DEPTH) {
+            throw new CodecException(values.prefix + "returned data nested more than " + MAX_DATA_DEPTH + " levels");
+        }
         fields.forEach((key, value) -> {
             var name = prefix + key;
+            values.add(1);
             if (value instanceof Number number && Double.isFinite(number.doubleValue())) {
                 measurements.put(name, number.doubleValue());
             } else if (value instanceof NativeArray array) {
+                values.add(array.getLength());
                 attributes.put(name, List.copyOf(array.stream().map(v -> v instanceof Number n ? n.doubleValue()
                         : String.valueOf(v)).toList()));
             } else if (value instanceof Map<?, ?> nested) {
-                flatten(name + ".", nested, measurements, attributes);
+                flatten(name + ".", nested, depth + 1, values, measurements, attributes);
             } else if (value != null && !(value instanceof org.mozilla.javascript.Undefined)) {
                 attributes.put(name, value instanceof Boolean ? value : Context.toString(value));
             }
         });
+    }
+
+    private static String size(long bytes) {
+        if (bytes >= 1 << 20 && bytes % (1 << 20) == 0) {
+            return (bytes >> 20) + " MiB";
+        }
+        if (bytes >= 1 << 10 && bytes % (1 << 10) == 0) {
+            return (bytes >> 10) + " KiB";
+        }
+        return bytes + " bytes";
     }
 }

@@ -1,19 +1,22 @@
 package dev.iotpipeline.decoder.codec;
 
+import java.lang.management.ManagementFactory;
 import java.util.Set;
 import org.mozilla.javascript.CompilerEnvirons;
 import org.mozilla.javascript.Context;
 import org.mozilla.javascript.ContextFactory;
 import org.mozilla.javascript.EvaluatorException;
 import org.mozilla.javascript.Parser;
+import org.mozilla.javascript.ast.AstNode;
 import org.mozilla.javascript.ast.AstRoot;
+import org.mozilla.javascript.ast.BigIntLiteral;
+import org.mozilla.javascript.ast.CatchClause;
 import org.mozilla.javascript.ast.Name;
+import org.mozilla.javascript.ast.NodeVisitor;
 
 /**
- * The Rhino setup every JavaScript codec runs in: compiled to JVM bytecode, ES6, no Java classes
- * reachable (class shutter, no LiveConnect globals), and, checked by instruction counting, a CPU-time
- * deadline and an allocation budget per call, so a runaway script is stopped instead of holding its
- * thread or filling the heap.
+ * The Rhino setup every JavaScript codec runs in: ES6, no Java classes reachable, and per call a CPU-time
+ * limit, a wall-clock backstop and an allocation budget, checked by instruction counting.
  */
 final class ScriptSandbox extends ContextFactory {
 
@@ -23,13 +26,34 @@ final class ScriptSandbox extends ContextFactory {
 
     static final ScriptSandbox INSTANCE = new ScriptSandbox();
 
+    /** Script instructions between two limit checks: rare enough to cost nothing measurable per call. */
+    static final int CHECK_INTERVAL = 5_000;
+
+    /**
+     * Frames an interpreted script may nest; compiled scripts are bounded by the thread's stack instead
+     * ({@link StackOverflowError}), interpreted ones keep their frames on the heap and need a bound of their own.
+     */
+    static final int MAX_INTERPRETER_DEPTH = 3_000;
+
+    /** The wall-clock backstop is this many times the CPU-time limit, and at least {@link #MIN_BACKSTOP_NANOS}. */
+    static final int BACKSTOP_FACTOR = 10;
+    static final long MIN_BACKSTOP_NANOS = 1_000_000_000L;
+
     private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) java.lang.management.ManagementFactory.getThreadMXBean();
+            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final boolean CPU_TIME = cpuTimeAvailable();
 
     /** Thrown from the instruction observer; an Error, so script try/catch cannot swallow it. */
     static final class Timeout extends Error {
-        Timeout() {
+
+        /** Which clock ran out: CPU time, wall clock on a thread without a CPU-time counter, or the backstop. */
+        enum Clock { CPU, WALL, BACKSTOP }
+
+        final Clock clock;
+
+        Timeout(Clock clock) {
             super("time limit exceeded", null, false, false);
+            this.clock = clock;
         }
     }
 
@@ -40,19 +64,115 @@ final class ScriptSandbox extends ContextFactory {
         }
     }
 
-    /** A context that knows when its current call must end and how much it may allocate. */
+    /** A context that knows the limits of its current call and whether the call is already over one. */
     static final class SandboxContext extends Context {
-        long deadline = Long.MAX_VALUE;
-        long allocationLimit = Long.MAX_VALUE;
+        private long timeLimitNanos;
+        private long wallStart;
+        private long wallBackstop;
+        private boolean cpuClock;
+        /** Read at the first check that needs it, so a short call costs no CPU-time system call. */
+        private long cpuDeadline;
+        private boolean cpuDeadlineSet;
+        private long allocationStart;
+        private long allocationLimit;
+        private Error exceeded;
 
         SandboxContext(ContextFactory factory) {
             super(factory);
         }
 
-        /** Starts the budget of one call. */
+        /** Starts the limits of one call. */
         void limit(long timeLimitNanos, long allocationBytes) {
-            deadline = System.nanoTime() + timeLimitNanos;
-            allocationLimit = allocated() + allocationBytes;
+            this.timeLimitNanos = timeLimitNanos;
+            wallStart = System.nanoTime();
+            wallBackstop = backstop(timeLimitNanos);
+            // A virtual thread has no CPU-time counter (ThreadMXBean answers -1): it falls back to wall clock.
+            cpuClock = CPU_TIME && !Thread.currentThread().isVirtual();
+            cpuDeadlineSet = false;
+            // A virtual thread has no allocation counter either (-1): no allocation budget applies there.
+            allocationStart = allocated();
+            allocationLimit = allocationStart < 0 ? Long.MAX_VALUE : allocationStart + allocationBytes;
+            exceeded = null;
+            setInstructionObserverThreshold(CHECK_INTERVAL);
+        }
+
+        /** Throws {@link Timeout} or {@link OutOfBudget} when the current call is over a limit. */
+        void check() {
+            if (exceeded != null) {
+                throw exceeded;
+            }
+            long elapsed = System.nanoTime() - wallStart;
+            if (elapsed > wallBackstop) {
+                throw exceed(new Timeout(Timeout.Clock.BACKSTOP));
+            }
+            if (!cpuClock) {
+                if (elapsed > timeLimitNanos) {
+                    throw exceed(new Timeout(Timeout.Clock.WALL));
+                }
+            } else if (!cpuDeadlineSet) {
+                // Reading the CPU-time counter costs a system call (~0.4 µs, as much as a whole decode), so it
+                // is read at the first check, not per call; the time before it is charged as if it were CPU time.
+                cpuDeadline = THREADS.getCurrentThreadCpuTime() + timeLimitNanos - elapsed;
+                cpuDeadlineSet = true;
+                if (elapsed > timeLimitNanos) {
+                    throw exceed(new Timeout(Timeout.Clock.CPU));
+                }
+            } else if (elapsed > timeLimitNanos && THREADS.getCurrentThreadCpuTime() > cpuDeadline) {
+                // Only read once it could matter: a thread cannot use more CPU time than wall time.
+                throw exceed(new Timeout(Timeout.Clock.CPU));
+            }
+            if (allocationLimit != Long.MAX_VALUE && allocated() > allocationLimit) {
+                throw exceed(new OutOfBudget());
+            }
+        }
+
+        /**
+         * The check after a call returned: a call that ran fewer instructions than {@link #CHECK_INTERVAL} was
+         * never checked, yet one builtin call may have allocated far past the budget. Its time is only judged
+         * against a CPU-time reading taken during the call, so a short call that was merely descheduled passes.
+         * Returns the bytes the call allocated, -1 when the thread has no allocation counter.
+         */
+        long checkFinished() {
+            if (exceeded != null) {
+                throw exceeded;
+            }
+            long elapsed = System.nanoTime() - wallStart;
+            if (elapsed > wallBackstop) {
+                throw exceed(new Timeout(Timeout.Clock.BACKSTOP));
+            }
+            if (elapsed > timeLimitNanos) {
+                if (!cpuClock) {
+                    throw exceed(new Timeout(Timeout.Clock.WALL));
+                }
+                if (cpuDeadlineSet && THREADS.getCurrentThreadCpuTime() > cpuDeadline) {
+                    throw exceed(new Timeout(Timeout.Clock.CPU));
+                }
+            }
+            if (allocationLimit == Long.MAX_VALUE) {
+                return -1;
+            }
+            long allocated = allocated();
+            if (allocated > allocationLimit) {
+                throw exceed(new OutOfBudget());
+            }
+            return allocated - allocationStart;
+        }
+
+        /** Bytes this thread allocated since the call started, -1 when the thread has no allocation counter. */
+        long allocatedInCall() {
+            return allocationStart < 0 ? -1 : allocated() - allocationStart;
+        }
+
+        /** The limit the current call went over, if it did, also when the script's finally hid it. */
+        Error exceeded() {
+            return exceeded;
+        }
+
+        private Error exceed(Error error) {
+            exceeded = error;
+            // Every later check point throws at once, so the rest of the call is a few instructions at most.
+            setInstructionObserverThreshold(1);
+            return error;
         }
     }
 
@@ -60,31 +180,53 @@ final class ScriptSandbox extends ContextFactory {
         return THREADS.getCurrentThreadAllocatedBytes();
     }
 
+    private static boolean cpuTimeAvailable() {
+        try {
+            return THREADS.isCurrentThreadCpuTimeSupported() && THREADS.isThreadCpuTimeEnabled();
+        } catch (UnsupportedOperationException e) {
+            return false;
+        }
+    }
+
+    /** The wall-clock time a call may take whatever its CPU time, for a thread starved of CPU or stuck. */
+    static long backstop(long timeLimitNanos) {
+        long scaled = timeLimitNanos > Long.MAX_VALUE / BACKSTOP_FACTOR ? Long.MAX_VALUE
+                : timeLimitNanos * BACKSTOP_FACTOR;
+        return Math.max(MIN_BACKSTOP_NANOS, scaled);
+    }
+
     private ScriptSandbox() {
     }
 
+    // Why each part is there: the class shutter refuses every Java class, which also keeps Rhino from exposing
+    // javaException/rhinoException on the errors a script catches; initSafeStandardObjects (JavaScriptCodec)
+    // defines no Packages, java or importPackage; check() refuses scripts that name them anyway, with a position.
+    // The limits are enforced by throwing a Java Error from the instruction observer: a script's catch never
+    // sees an Error, and once a call is over a limit every later check throws again, so a finally that swallows
+    // it only buys itself the instructions up to the next check point.
     @Override
     protected Context makeContext() {
         var cx = new SandboxContext(this);
         cx.setLanguageVersion(Context.VERSION_ES6);
-        cx.setInterpretedMode(false);
+        // Interpreted by default: a codec's own script is compiled explicitly (JavaScriptCodec.compile), so this
+        // only decides how eval and new Function compile at run time, where generating a JVM class per call
+        // would cost metaspace and time outside the instruction count.
+        cx.setInterpretedMode(true);
+        cx.setMaximumInterpreterStackDepth(MAX_INTERPRETER_DEPTH);
         cx.setClassShutter(className -> false);
-        cx.setInstructionObserverThreshold(5_000);
+        cx.setInstructionObserverThreshold(CHECK_INTERVAL);
         return cx;
     }
 
     @Override
     protected void observeInstructionCount(Context cx, int instructionCount) {
-        var sandbox = (SandboxContext) cx;
-        if (System.nanoTime() > sandbox.deadline) {
-            throw new Timeout();
-        }
-        if (allocated() > sandbox.allocationLimit) {
-            throw new OutOfBudget();
-        }
+        ((SandboxContext) cx).check();
     }
 
-    /** Parses without running, and refuses any reference to a host-access name. */
+    /**
+     * Parses without running, and refuses any reference to a host-access name. Every failure of the engine is
+     * an {@link InvalidScriptException}, with a position when the engine reports one.
+     */
     static void check(String source, String sourceName) {
         var env = new CompilerEnvirons();
         env.setLanguageVersion(Context.VERSION_ES6);
@@ -93,17 +235,52 @@ final class ScriptSandbox extends ContextFactory {
         try {
             root = new Parser(env).parse(source, sourceName, 1);
         } catch (EvaluatorException e) {
-            throw new InvalidScriptException(e.details(), e.lineNumber(), e.columnNumber());
+            throw InvalidScriptException.at(e.details(), e.lineNumber(), e.columnNumber());
+        } catch (RuntimeException e) {
+            throw new InvalidScriptException("the engine failed to parse the script: " + e);
+        } catch (StackOverflowError e) {
+            throw new InvalidScriptException("the script nests too deeply for the engine to parse");
         }
-        root.visit(node -> {
+        try {
+            root.visit(new ForbiddenNames(source));
+        } catch (InvalidScriptException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            throw new InvalidScriptException("the engine failed to analyse the script: " + e);
+        } catch (StackOverflowError e) {
+            throw new InvalidScriptException("the script nests too deeply for the engine to analyse");
+        }
+    }
+
+    /** Refuses host-access names wherever they occur. */
+    private record ForbiddenNames(String source) implements NodeVisitor {
+
+        @Override
+        public boolean visit(AstNode node) {
             if (node instanceof Name name && FORBIDDEN.contains(name.getIdentifier())) {
-                int line = node.getLineno();
-                int column = column(source, node.getAbsolutePosition());
-                throw new InvalidScriptException("'" + name.getIdentifier() + "' is not available to codecs: "
-                        + "they have no access to Java, modules or the host", line, column);
+                throw InvalidScriptException.at("'" + name.getIdentifier() + "' is not available to codecs: "
+                        + "they have no access to Java, modules or the host", node.getLineno(),
+                        column(source, node.getAbsolutePosition()));
+            }
+            if (node instanceof BigIntLiteral) {
+                // See ScriptBuiltins.harden: BigInt arithmetic has no bounded cost in the engine.
+                throw InvalidScriptException.at("BigInt is not available to codecs: its arithmetic has no bounded "
+                        + "cost in the engine; use two 32-bit numbers", node.getLineno(),
+                        column(source, node.getAbsolutePosition()));
+            }
+            if (node instanceof CatchClause clause && clause.getVarName() == null) {
+                // Rhino parses ES2019 `catch { }` (no binding) but CatchClause.visit dereferences the missing
+                // name; its parts are visited here instead.
+                if (clause.getCatchCondition() != null) {
+                    clause.getCatchCondition().visit(this);
+                }
+                if (clause.getBody() != null) {
+                    clause.getBody().visit(this);
+                }
+                return false;
             }
             return true;
-        });
+        }
     }
 
     private static int column(String source, int offset) {

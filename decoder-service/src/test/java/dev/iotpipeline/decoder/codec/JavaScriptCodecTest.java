@@ -6,6 +6,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HexFormat;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -128,6 +130,108 @@ class JavaScriptCodecTest {
         var decoded = script.decode(new byte[] {1}, 1);
 
         assertThat(decoded.attributes()).doesNotContainKey("codecWarnings");
+    }
+
+    @Test
+    void shouldAcceptACatchWithoutBinding() {
+        // ES2019 optional catch binding, as vendor codecs write it; Rhino's AST walk used to throw an NPE on it.
+        var script = JavaScriptCodec.compile("optional-catch", """
+                function decodeUplink(input) {
+                  var value;
+                  try {
+                    value = readInt16(input.bytes, 0);
+                  } catch {
+                    return { errors: ['payload too short'] };
+                  }
+                  return { data: { value: value } };
+                }
+                function readInt16(bytes, at) {
+                  if (bytes.length < at + 2) { throw new Error('short'); }
+                  var v = (bytes[at] << 8) | bytes[at + 1];
+                  return v > 0x7fff ? v - 0x10000 : v;
+                }""", LIMIT);
+
+        assertThat(script.decode(new byte[] {(byte) 0xFF, (byte) 0xFE}, 1).measurements()).containsEntry("value", -2.0);
+        assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("payload too short");
+    }
+
+    @Test
+    void shouldRunInTheInterpreterAScriptRhinosBytecodeGeneratorFailsOn() {
+        // A lookup table filled inside a do/while, vendor style: Rhino 1.9.2's bytecode generator fails on it
+        // with an IllegalStateException from its stack map ("FAILED ASSERTION"), the interpreter runs it.
+        var table = IntStream.range(0, 5_000).mapToObj(i -> String.valueOf(i % 251)).collect(Collectors.joining(","));
+        var script = JavaScriptCodec.compile("big-table", """
+                function decodeUplink(input) {
+                  var table;
+                  do {
+                    table = [%s];
+                  } while (false);
+                  return { data: { level: table[input.bytes[0] * 10 + input.bytes[1]] } };
+                }""".formatted(table), LIMIT);
+
+        assertThat(script.interpreted()).as("compiled mode failed on the script").isTrue();
+        assertThat(script.decode(new byte[] {30, 7}, 1).measurements()).containsEntry("level", (double) (307 % 251));
+    }
+
+    @Test
+    void shouldRunInTheInterpreterAScriptTooComplexForTheBytecodeGenerator() {
+        // 3,000 object literals in one function: "Program too complex (out of locals)" in compiled mode.
+        var rows = IntStream.range(0, 3_000).mapToObj(i -> "{ id: " + i + ", factor: " + (i % 10) / 10.0 + " }")
+                .collect(Collectors.joining(",\n"));
+        var script = JavaScriptCodec.compile("many-rows", """
+                function decodeUplink(input) {
+                  var rows = [%s];
+                  var row = rows[input.bytes[0]];
+                  return { data: { id: row.id, factor: row.factor } };
+                }""".formatted(rows), LIMIT);
+
+        assertThat(script.interpreted()).isTrue();
+        assertThat(script.decode(new byte[] {23}, 1).measurements()).containsEntry("id", 23.0)
+                .containsEntry("factor", 0.3);
+    }
+
+    @Test
+    void shouldRefuseAScriptOverTheSizeLimitBeforeCompilingIt() {
+        var source = "function decodeUplink(input) { return { data: {} }; }\n// " + "x".repeat(300 * 1024);
+
+        assertThatThrownBy(() -> JavaScriptCodec.compile("huge", source, LIMIT))
+                .isInstanceOfSatisfying(InvalidScriptException.class, e -> {
+                    assertThat(e).hasMessageContaining("over the limit of 256 KiB")
+                            .hasMessageContaining("decoder.codecs.script-size-limit");
+                    assertThat(e.line()).isEqualTo(InvalidScriptException.UNKNOWN);
+                });
+    }
+
+    @Test
+    void shouldApplyTheConfiguredSizeLimitInUtf8Bytes() {
+        var codecs = new Codecs(LIMIT, JavaScriptCodec.DEFAULT_ALLOCATION_LIMIT, 1024);
+        // 400 characters, 1,200 UTF-8 bytes.
+        var source = "function decodeUplink(input) { return { data: {} }; }\n// " + "€".repeat(400);
+
+        assertThatThrownBy(() -> codecs.resolve(new dev.iotpipeline.events.DeviceType("big", 1, "javascript", source,
+                java.util.Map.of(), null, java.time.Instant.EPOCH))).isInstanceOf(InvalidScriptException.class)
+                .hasMessageContaining("over the limit of 1 KiB");
+    }
+
+    @Test
+    void shouldReportAnExceptionOfTheTopLevelWithItsLine() {
+        assertThatThrownBy(() -> JavaScriptCodec.compile("throws", "var x = 1;\nnull.y;\nfunction decodeUplink(i) {}",
+                LIMIT)).isInstanceOfSatisfying(InvalidScriptException.class, e -> assertThat(e.line()).isEqualTo(2));
+    }
+
+    @Test
+    void shouldTurnAnEngineFailureWhileReadingTheResultIntoACodecException() {
+        // The getter empties the array while the host reads it: a ConcurrentModificationException in Java.
+        var script = JavaScriptCodec.compile("shrinking", """
+                function decodeUplink(input) {
+                  var list = [1, 2];
+                  Object.defineProperty(list, 0, { get: function () { list.length = 0; return 5; } });
+                  return { data: { list: list } };
+                }""", LIMIT);
+
+        assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+                .hasMessageContaining("failed in the engine");
     }
 
     private static String resource(String path) throws IOException {
