@@ -3,8 +3,8 @@ package dev.iotpipeline.decoder.codec;
 import java.time.Duration;
 
 /**
- * Run by {@link HostileScriptTest} in a JVM of its own with a small heap: a codec that doubles a string until
- * the heap cannot hold the next copy, then a well-behaved codec on the same thread. Prints one line per call.
+ * Run by {@link HostileScriptTest} in a JVM of its own with a small heap, it prints what a codec that doubles a
+ * string until the heap cannot hold the next copy and a well-behaved codec after it each did, one line per call.
  */
 final class HeapExhaustionProbe {
 
