@@ -17,7 +17,8 @@ class RegistryConfig {
 
     @Bean
     Codecs codecs(DecoderProperties properties) {
-        return new Codecs(properties.codecs().scriptTimeLimit(), properties.codecs().scriptAllocationLimit().toBytes());
+        return new Codecs(properties.codecs().scriptTimeLimit(), properties.codecs().scriptAllocationLimit().toBytes(),
+                properties.codecs().scriptSizeLimit().toBytes());
     }
 
     @Bean
