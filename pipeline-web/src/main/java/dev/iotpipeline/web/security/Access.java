@@ -4,11 +4,9 @@ import dev.iotpipeline.web.security.Credential.Role;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.Set;
-import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import org.springframework.security.authorization.AuthorizationDecision;
 import org.springframework.security.authorization.AuthorizationManager;
-import org.springframework.security.authorization.AuthorizationResult;
 import org.springframework.security.core.Authentication;
 import org.springframework.security.web.access.intercept.RequestAuthorizationContext;
 
@@ -51,38 +49,27 @@ public final class Access {
 
     /** A device key bound to the channel named by the path variable {@code variable}. */
     public static AuthorizationManager<RequestAuthorizationContext> deviceOfChannel(String variable) {
-        return new AuthorizationManager<>() {
-            @Override
-            public AuthorizationResult authorize(Supplier<? extends Authentication> authentication,
-                    RequestAuthorizationContext context) {
-                var credential = credential(authentication.get());
-                if (credential == null) {
-                    return new AuthorizationDecision(false);
-                }
-                if (credential.role() != Role.DEVICE) {
-                    return wrongRole(credential, EnumSet.of(Role.DEVICE));
-                }
-                var channel = context.getVariables().get(variable);
-                return credential.allows(channel) ? new AuthorizationDecision(true) : new Denial("channel-forbidden",
-                        "The device key is not valid for channel '" + channel + "'");
+        var device = roles(Role.DEVICE);
+        return (authentication, context) -> {
+            var role = device.authorize(authentication, context);
+            if (role == null || !role.isGranted()) {
+                return role;
             }
+            var channel = context.getVariables().get(variable);
+            return credential(authentication.get()).allows(channel) ? role : new Denial("channel-forbidden",
+                    "The device key is not valid for channel '" + channel + "'");
         };
     }
 
     /** Any of {@code roles}. */
     public static AuthorizationManager<RequestAuthorizationContext> roles(Role... roles) {
         var allowed = EnumSet.copyOf(Arrays.asList(roles));
-        return new AuthorizationManager<>() {
-            @Override
-            public AuthorizationResult authorize(Supplier<? extends Authentication> authentication,
-                    RequestAuthorizationContext context) {
-                var credential = credential(authentication.get());
-                if (credential == null) {
-                    return new AuthorizationDecision(false);
-                }
-                return allowed.contains(credential.role()) ? new AuthorizationDecision(true)
-                        : wrongRole(credential, allowed);
+        return (authentication, context) -> {
+            var credential = credential(authentication.get());
+            if (credential == null) {
+                return new AuthorizationDecision(false);
             }
+            return allowed.contains(credential.role()) ? new AuthorizationDecision(true) : wrongRole(credential, allowed);
         };
     }
 
