@@ -1,6 +1,7 @@
 package dev.iotpipeline.decoder.codec;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,8 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A codec in the TTN / ChirpStack form, {@code decodeUplink(input)} returning {@code {data, warnings,
- * errors}}, with {@code input.bytes}, {@code input.fPort} and {@code input.recvTime}, run in {@link ScriptSandbox}.
+ * A JavaScript payload formatter in any of the forms vendors publish ({@link Form}), run in {@link ScriptSandbox}.
  */
 public final class JavaScriptCodec implements UplinkCodec {
 
@@ -38,12 +38,36 @@ public final class JavaScriptCodec implements UplinkCodec {
 
     private static final Logger log = LoggerFactory.getLogger(JavaScriptCodec.class);
 
+    /**
+     * The script forms, by the function the script defines (the first found, in this order): The Things Stack's
+     * {@code decodeUplink(input)} (TS013: {@code input.bytes}, {@code fPort}, {@code recvTime}; returns
+     * {@code {data, warnings, errors}}, and an optional {@code normalizeUplink({data})} whose output is preferred),
+     * ChirpStack v3's {@code Decode(fPort, bytes, variables)} and TTN v2's {@code Decoder(bytes, port)}, both
+     * returning the decoded object itself.
+     */
+    public enum Form {
+        DECODE_UPLINK("decodeUplink"), CHIRPSTACK_V3("Decode"), TTN_V2("Decoder");
+
+        private final String function;
+
+        Form(String function) {
+            this.function = function;
+        }
+
+        public String function() {
+            return function;
+        }
+    }
+
+    private static final String NORMALIZE = "normalizeUplink";
+
     private final String name;
     private final Script script;
     private final boolean interpreted;
     private final long timeLimitNanos;
     private final long allocationLimitBytes;
     private final ThreadLocal<ThreadScope> scopes = new ThreadLocal<>();
+    private Form form = Form.DECODE_UPLINK;
 
     /**
      * A thread's scope, and what the calls run in it have allocated so far. The script is compiled once; each
@@ -161,18 +185,25 @@ public final class JavaScriptCodec implements UplinkCodec {
         return bytes;
     }
 
-    /** Runs the top level once under the call limits, and requires it to define decodeUplink. */
+    /** Runs the top level once under the call limits, and finds the form by the function it defines. */
     private void runTopLevel() {
         var cx = enter();
         try {
             var scope = standardObjects(cx);
             cx.limit(timeLimitNanos, allocationLimitBytes);
             script.exec(cx, scope, scope);
-            var decodeUplink = ScriptableObject.getProperty(scope, "decodeUplink");
-            cx.checkFinished();
-            if (!(decodeUplink instanceof Function)) {
-                throw new InvalidScriptException("the script defines no function decodeUplink(input)");
+            Form found = null;
+            for (var candidate : Form.values()) {
+                if (found == null && ScriptableObject.getProperty(scope, candidate.function()) instanceof Function) {
+                    found = candidate;
+                }
             }
+            cx.checkFinished();
+            if (found == null) {
+                throw new InvalidScriptException("the script defines none of the functions decodeUplink(input), "
+                        + "Decode(fPort, bytes, variables) (ChirpStack v3) or Decoder(bytes, port) (TTN v2)");
+            }
+            form = found;
         } catch (InvalidScriptException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError | AssertionError
@@ -189,6 +220,11 @@ public final class JavaScriptCodec implements UplinkCodec {
     @Override
     public String name() {
         return name;
+    }
+
+    /** The form the script was written in, found at compile time. */
+    public Form form() {
+        return form;
     }
 
     /** Whether Rhino's bytecode generator failed on the script, so that it runs in the interpreter. */
@@ -215,21 +251,31 @@ public final class JavaScriptCodec implements UplinkCodec {
                 cx.limit(timeLimitNanos, allocationLimitBytes);
             }
             var scope = state.scope;
-            var input = cx.newObject(scope);
             var bytes = new Object[payload.length];
             for (int i = 0; i < payload.length; i++) {
                 bytes[i] = payload[i] & 0xFF;
             }
-            ScriptableObject.putProperty(input, "bytes", cx.newArray(scope, bytes));
-            ScriptableObject.putProperty(input, "fPort", fPort == null ? null : Integer.valueOf(fPort));
-            ScriptableObject.putProperty(input, "recvTime", cx.newObject(scope, "Date",
-                    new Object[] {(double) System.currentTimeMillis()}));
-            if (!(ScriptableObject.getProperty(scope, "decodeUplink") instanceof Function decodeUplink)) {
-                throw new CodecException("javascript codec " + name + " no longer has a function decodeUplink");
+            var byteArray = cx.newArray(scope, bytes);
+            var port = fPort == null ? null : Integer.valueOf(fPort);
+            if (!(ScriptableObject.getProperty(scope, form.function()) instanceof Function decodeFunction)) {
+                throw new CodecException("javascript codec " + name + " no longer has a function " + form.function());
             }
             Decoded decoded;
             try {
-                decoded = result(decodeUplink.call(cx, scope, scope, new Object[] {input}));
+                decoded = switch (form) {
+                    case DECODE_UPLINK -> {
+                        var input = cx.newObject(scope);
+                        ScriptableObject.putProperty(input, "bytes", byteArray);
+                        ScriptableObject.putProperty(input, "fPort", port);
+                        ScriptableObject.putProperty(input, "recvTime", cx.newObject(scope, "Date",
+                                new Object[] {(double) System.currentTimeMillis()}));
+                        yield normalized(cx, scope, decodeFunction.call(cx, scope, scope, new Object[] {input}));
+                    }
+                    case CHIRPSTACK_V3 -> fields(decodeFunction.call(cx, scope, scope,
+                            new Object[] {port, byteArray, cx.newObject(scope)}), List.of());
+                    case TTN_V2 -> fields(decodeFunction.call(cx, scope, scope, new Object[] {byteArray, port}),
+                            List.of());
+                };
             } catch (CodecException | RhinoException e) {
                 // The script's own failure on this payload: its scope is as good as before, unless a limit hid
                 // behind it (a finally that threw after the timeout).
@@ -303,7 +349,27 @@ public final class JavaScriptCodec implements UplinkCodec {
         return scope;
     }
 
-    private Decoded result(Object returned) {
+    /**
+     * The result of {@code decodeUplink}, or of {@code normalizeUplink} given its data when the script defines
+     * one: normalized output uses the canonical names, so it is preferred. Warnings of both are kept.
+     */
+    private Decoded normalized(Context cx, Scriptable scope, Object returned) {
+        var decoded = checked(returned);
+        var warnings = warnings(decoded);
+        var data = ScriptableObject.getProperty(decoded, "data");
+        if (ScriptableObject.getProperty(scope, NORMALIZE) instanceof Function normalize) {
+            var input = cx.newObject(scope);
+            ScriptableObject.putProperty(input, "data", data);
+            var normalizedResult = checked(normalize.call(cx, scope, scope, new Object[] {input}));
+            var all = new java.util.ArrayList<>(warnings);
+            all.addAll(warnings(normalizedResult));
+            return fields(ScriptableObject.getProperty(normalizedResult, "data"), all);
+        }
+        return fields(data, warnings);
+    }
+
+    /** A {@code {data, warnings, errors}} result whose {@code errors} is empty; errors dead-letter the message. */
+    private Scriptable checked(Object returned) {
         var prefix = "javascript codec " + name + " ";
         if (!(returned instanceof Scriptable result)) {
             throw new CodecException(prefix + "returned no object");
@@ -318,18 +384,37 @@ public final class JavaScriptCodec implements UplinkCodec {
             throw new CodecException(prefix + "reported errors: " + String.join("; ", shown)
                     + (count > MAX_ERRORS_SHOWN ? "; … (" + count + " in all)" : ""));
         }
-        var data = ScriptableObject.getProperty(result, "data");
-        if (!(data instanceof Map<?, ?> fields)) {
-            throw new CodecException(prefix + "returned no data object");
+        return result;
+    }
+
+    private List<String> warnings(Scriptable result) {
+        var warnings = ScriptableObject.getProperty(result, "warnings");
+        if (!(warnings instanceof NativeArray list) || list.getLength() == 0) {
+            return List.of();
         }
+        new Values("javascript codec " + name + " ").add(list.getLength());
+        return list.stream().map(String::valueOf).toList();
+    }
+
+    /** The decoded object (or, from {@code normalizeUplink}, an array of them) flattened into a {@link Decoded}. */
+    private Decoded fields(Object data, List<String> warnings) {
+        var prefix = "javascript codec " + name + " ";
         var values = new Values(prefix);
         var measurements = new LinkedHashMap<String, Double>();
         var attributes = new LinkedHashMap<String, Object>();
-        flatten("", fields, 0, values, measurements, attributes);
-        var warnings = ScriptableObject.getProperty(result, "warnings");
-        if (warnings instanceof NativeArray list && list.getLength() > 0) {
-            values.add(list.getLength());
-            attributes.put("codecWarnings", list.stream().map(String::valueOf).toList());
+        if (data instanceof NativeArray array) {
+            values.add(array.getLength());
+            for (int i = 0; i < (int) array.getLength(); i++) {
+                leaf(Integer.toString(i), array.get(i), 0, values, measurements, attributes);
+            }
+        } else if (data instanceof Map<?, ?> fields && !(data instanceof NativeArray)) {
+            flatten("", fields, 0, values, measurements, attributes);
+        } else {
+            throw new CodecException(prefix + "returned no data object");
+        }
+        if (!warnings.isEmpty()) {
+            values.add(warnings.size());
+            attributes.put("codecWarnings", warnings);
         }
         return new Decoded(measurements, attributes);
     }
@@ -355,27 +440,42 @@ public final class JavaScriptCodec implements UplinkCodec {
         }
     }
 
-    /** Numbers, also nested ones (as {@code parent.child}), are measurements; everything else is an attribute. */
+    /**
+     * Every numeric leaf is a measurement and every other leaf an attribute, named by its path: nested objects
+     * as {@code parent.child}, array items by index ({@code readings.0.value}), so arrays of objects keep every
+     * value. Booleans stay booleans, dates become ISO-8601 strings, null and undefined are left out.
+     */
     private static void flatten(String prefix, Map<?, ?> fields, int depth, Values values,
             Map<String, Double> measurements, Map<String, Object> attributes) {
         if (depth > MAX_DATA_DEPTH) {
             throw new CodecException(values.prefix + "returned data nested more than " + MAX_DATA_DEPTH + " levels");
         }
-        fields.forEach((key, value) -> {
-            var name = prefix + key;
-            values.add(1);
-            if (value instanceof Number number && Double.isFinite(number.doubleValue())) {
-                measurements.put(name, number.doubleValue());
-            } else if (value instanceof NativeArray array) {
-                values.add(array.getLength());
-                attributes.put(name, List.copyOf(array.stream().map(v -> v instanceof Number n ? n.doubleValue()
-                        : String.valueOf(v)).toList()));
-            } else if (value instanceof Map<?, ?> nested) {
-                flatten(name + ".", nested, depth + 1, values, measurements, attributes);
-            } else if (value != null && !(value instanceof org.mozilla.javascript.Undefined)) {
-                attributes.put(name, value instanceof Boolean ? value : Context.toString(value));
+        fields.forEach((key, value) -> leaf(prefix + key, value, depth, values, measurements, attributes));
+    }
+
+    private static void leaf(String name, Object value, int depth, Values values, Map<String, Double> measurements,
+            Map<String, Object> attributes) {
+        values.add(1);
+        if (value instanceof Number number && Double.isFinite(number.doubleValue())) {
+            measurements.put(name, number.doubleValue());
+        } else if (value instanceof NativeArray array) {
+            if (depth + 1 > MAX_DATA_DEPTH) {
+                throw new CodecException(values.prefix + "returned data nested more than " + MAX_DATA_DEPTH + " levels");
             }
-        });
+            values.add(array.getLength());
+            for (int i = 0; i < (int) array.getLength(); i++) {
+                leaf(name + "." + i, array.get(i), depth + 1, values, measurements, attributes);
+            }
+        } else if (value instanceof Scriptable date && "Date".equals(date.getClassName())) {
+            double millis = Context.toNumber(date);
+            if (Double.isFinite(millis)) {
+                attributes.put(name, Instant.ofEpochMilli((long) millis).toString());
+            }
+        } else if (value instanceof Map<?, ?> nested) {
+            flatten(name + ".", nested, depth + 1, values, measurements, attributes);
+        } else if (value != null && !(value instanceof org.mozilla.javascript.Undefined)) {
+            attributes.put(name, value instanceof Boolean ? value : Context.toString(value));
+        }
     }
 
     private static String size(long bytes) {

@@ -221,8 +221,9 @@ class JavaScriptCodecTest {
     }
 
     @Test
-    void shouldTurnAnEngineFailureWhileReadingTheResultIntoACodecException() {
-        // The getter empties the array while the host reads it: a ConcurrentModificationException in Java.
+    void shouldReadAResultThatChangesWhileTheHostReadsIt() {
+        // The getter empties the array while the host reads it; items are read by index up to the length seen
+        // first, so what is gone reads as undefined instead of failing in Java.
         var script = JavaScriptCodec.compile("shrinking", """
                 function decodeUplink(input) {
                   var list = [1, 2];
@@ -230,8 +231,7 @@ class JavaScriptCodecTest {
                   return { data: { list: list } };
                 }""", LIMIT);
 
-        assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
-                .hasMessageContaining("failed in the engine");
+        assertThat(script.decode(new byte[] {1}, 1).measurements()).containsOnlyKeys("list.0").containsEntry("list.0", 5.0);
     }
 
     private static String resource(String path) throws IOException {
