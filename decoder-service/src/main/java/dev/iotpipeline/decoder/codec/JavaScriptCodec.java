@@ -456,8 +456,11 @@ public final class JavaScriptCodec implements UplinkCodec {
     private static void leaf(String name, Object value, int depth, Values values, Map<String, Double> measurements,
             Map<String, Object> attributes) {
         values.add(1);
-        if (value instanceof Number number && Double.isFinite(number.doubleValue())) {
-            measurements.put(name, number.doubleValue());
+        if (value instanceof Number number) {
+            // NaN and the infinities are no reading; a measurement column never holds them.
+            if (Double.isFinite(number.doubleValue())) {
+                measurements.put(name, number.doubleValue());
+            }
         } else if (value instanceof NativeArray array) {
             if (depth + 1 > MAX_DATA_DEPTH) {
                 throw new CodecException(values.prefix + "returned data nested more than " + MAX_DATA_DEPTH + " levels");
