@@ -3,6 +3,7 @@ package dev.iotpipeline.decoder.registry;
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.decoder.codec.InvalidScriptException;
+import dev.iotpipeline.decoder.codec.UplinkCodec;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.MeasurementCatalogue;
 import dev.iotpipeline.events.PipelineTopic;
@@ -87,10 +88,10 @@ class DeviceTypeController {
         var existed = registry.find(deviceType).isPresent();
         var type = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
                 request.mapping(), request.description(), Instant.now(clock));
-        compile(type);
+        var codec = compile(type);
         kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), deviceType, type)
                 .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        registry.apply(deviceType, type);
+        registry.apply(deviceType, type, codec);
         return existed ? ResponseEntity.ok(type)
                 : ResponseEntity.created(URI.create("/device-types/" + deviceType)).body(type);
     }
@@ -114,9 +115,9 @@ class DeviceTypeController {
      * Builds the codec as every decoder will: whatever the script engine throws, even on input it was never
      * meant to see, is the script's fault and a 400 with its position when the engine knows it.
      */
-    private void compile(DeviceType type) {
+    private UplinkCodec compile(DeviceType type) {
         try {
-            codecs.resolve(type);
+            return codecs.resolve(type);
         } catch (InvalidScriptException e) {
             var position = new LinkedHashMap<String, Object>();
             position.put("field", "script");

@@ -1,6 +1,7 @@
 package dev.iotpipeline.decoder.registry;
 
 import dev.iotpipeline.decoder.codec.Codecs;
+import dev.iotpipeline.decoder.codec.UplinkCodec;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.PipelineTopic;
@@ -45,7 +46,16 @@ public final class DeviceTypeRegistry implements AutoCloseable {
         apply(record.key(), record.value() == null ? null : EventJson.read(record.value(), DeviceType.class));
     }
 
-    /** Applies one registry change; also called right after a local write so reads see it at once. */
+    /**
+     * Applies a change this instance has just written with the codec {@code PUT} already built, so the script is
+     * compiled once and the registry cannot disagree with what {@code PUT} answered; when the same change comes
+     * back from the topic it is already current and is not compiled again.
+     */
+    public void apply(String name, DeviceType type, UplinkCodec compiled) {
+        types.put(name, new ResolvedDeviceType(type, compiled, null));
+    }
+
+    /** Applies one registry change read from the topic (or a built-in type), building its codec. */
     public void apply(String name, DeviceType type) {
         if (type == null) {
             types.remove(name);
