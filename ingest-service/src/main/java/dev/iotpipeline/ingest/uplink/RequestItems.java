@@ -17,20 +17,14 @@ import tools.jackson.databind.JsonNode;
  */
 final class RequestItems {
 
-    private final int maxRequestBytes;
     private final int maxBatchSize;
 
-    RequestItems(int maxRequestBytes, int maxBatchSize) {
-        this.maxRequestBytes = maxRequestBytes;
+    RequestItems(int maxBatchSize) {
         this.maxBatchSize = maxBatchSize;
     }
 
-    /** The parsed JSON tree of a body, after the size check. */
+    /** The parsed JSON tree of a body; its size was bounded before it was read ({@code iot.http.max-body-size}). */
     JsonNode parse(byte[] body) {
-        if (body.length > maxRequestBytes) {
-            throw Problems.of(HttpStatus.CONTENT_TOO_LARGE, "request-too-large",
-                    "Request body is " + body.length + " bytes; the limit is " + maxRequestBytes);
-        }
         try {
             return EventJson.mapper().readTree(body);
         } catch (JacksonException e) {

@@ -6,7 +6,6 @@ import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
-import dev.iotpipeline.web.limits.HttpLimits;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
@@ -26,9 +25,8 @@ class UplinkConfig {
     }
 
     @Bean
-    RequestItems requestItems(IngestProperties properties, HttpLimits http) {
-        return new RequestItems((int) Math.min(Integer.MAX_VALUE, http.maxBodySize().toBytes()),
-                properties.limits().maxBatchSize());
+    RequestItems requestItems(IngestProperties properties) {
+        return new RequestItems(properties.limits().maxBatchSize());
     }
 
     @Bean

@@ -12,7 +12,7 @@ import tools.jackson.databind.JsonNode;
 /** Inputs the property tests (UplinkParsingPropertiesTest) found escaping as a 500, shrunk; each is now a 400 or a value. */
 class NetworkServerFormatsFuzzRegressionTest {
 
-    private final RequestItems items = new RequestItems(1 << 20, 20);
+    private final RequestItems items = new RequestItems(20);
     private final UplinkFactory factory = new UplinkFactory("em300th"::equals, 256, Clock.systemUTC());
 
     @Test

@@ -37,7 +37,7 @@ class UplinkParsingPropertiesTest {
     private static final String PROBLEM_TYPES = "https://iot-pipeline.dev/problems/";
     private static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
 
-    private final RequestItems items = new RequestItems(1 << 20, MAX_BATCH);
+    private final RequestItems items = new RequestItems(MAX_BATCH);
     private final UplinkFactory factory = new UplinkFactory(Set.of("em300th", "json", "lht65")::contains, MAX_PAYLOAD,
             Clock.systemUTC());
 
