@@ -238,6 +238,28 @@ public final class JavaScriptCodec implements UplinkCodec {
      */
     @Override
     public Decoded decode(byte[] payload, Integer fPort) {
+        return run(payload, fPort, false).result();
+    }
+
+    /**
+     * What one payload decodes to, for a conformance check against a vendor's examples: the output of the form's
+     * function and, when the script defines {@code normalizeUplink}, its output too. Throws as {@link #decode}
+     * does; a {@link CodecErrorsException} when the script returned errors.
+     */
+    public Trial trial(byte[] payload, Integer fPort) {
+        return run(payload, fPort, true);
+    }
+
+    /** The outputs of one decode: {@code normalized} is null when the script has no {@code normalizeUplink}. */
+    public record Trial(Form form, Decoded output, Decoded normalized) {
+
+        /** What the pipeline stores: the normalized output when there is one. */
+        public Decoded result() {
+            return normalized != null ? normalized : output;
+        }
+    }
+
+    private Trial run(byte[] payload, Integer fPort, boolean keepOutput) {
         var state = scopes.get();
         boolean keep = false;
         var cx = enter();
@@ -260,7 +282,7 @@ public final class JavaScriptCodec implements UplinkCodec {
             if (!(ScriptableObject.getProperty(scope, form.function()) instanceof Function decodeFunction)) {
                 throw new CodecException("javascript codec " + name + " no longer has a function " + form.function());
             }
-            Decoded decoded;
+            Trial decoded;
             try {
                 decoded = switch (form) {
                     case DECODE_UPLINK -> {
@@ -269,12 +291,13 @@ public final class JavaScriptCodec implements UplinkCodec {
                         ScriptableObject.putProperty(input, "fPort", port);
                         ScriptableObject.putProperty(input, "recvTime", cx.newObject(scope, "Date",
                                 new Object[] {(double) System.currentTimeMillis()}));
-                        yield normalized(cx, scope, decodeFunction.call(cx, scope, scope, new Object[] {input}));
+                        yield normalized(cx, scope, decodeFunction.call(cx, scope, scope, new Object[] {input}),
+                                keepOutput);
                     }
-                    case CHIRPSTACK_V3 -> fields(decodeFunction.call(cx, scope, scope,
-                            new Object[] {port, byteArray, cx.newObject(scope)}), List.of());
-                    case TTN_V2 -> fields(decodeFunction.call(cx, scope, scope, new Object[] {byteArray, port}),
-                            List.of());
+                    case CHIRPSTACK_V3 -> new Trial(form, fields(decodeFunction.call(cx, scope, scope,
+                            new Object[] {port, byteArray, cx.newObject(scope)}), List.of()), null);
+                    case TTN_V2 -> new Trial(form, fields(decodeFunction.call(cx, scope, scope,
+                            new Object[] {byteArray, port}), List.of()), null);
                 };
             } catch (CodecException | RhinoException e) {
                 // The script's own failure on this payload: its scope is as good as before, unless a limit hid
@@ -353,19 +376,20 @@ public final class JavaScriptCodec implements UplinkCodec {
      * The result of {@code decodeUplink}, or of {@code normalizeUplink} given its data when the script defines
      * one: normalized output uses the canonical names, so it is preferred. Warnings of both are kept.
      */
-    private Decoded normalized(Context cx, Scriptable scope, Object returned) {
+    private Trial normalized(Context cx, Scriptable scope, Object returned, boolean keepOutput) {
         var decoded = checked(returned);
         var warnings = warnings(decoded);
         var data = ScriptableObject.getProperty(decoded, "data");
         if (ScriptableObject.getProperty(scope, NORMALIZE) instanceof Function normalize) {
+            var output = keepOutput ? fields(data, warnings) : null;
             var input = cx.newObject(scope);
             ScriptableObject.putProperty(input, "data", data);
             var normalizedResult = checked(normalize.call(cx, scope, scope, new Object[] {input}));
             var all = new java.util.ArrayList<>(warnings);
             all.addAll(warnings(normalizedResult));
-            return fields(ScriptableObject.getProperty(normalizedResult, "data"), all);
+            return new Trial(form, output, fields(ScriptableObject.getProperty(normalizedResult, "data"), all));
         }
-        return fields(data, warnings);
+        return new Trial(form, fields(data, warnings), null);
     }
 
     /** A {@code {data, warnings, errors}} result whose {@code errors} is empty; errors dead-letter the message. */
@@ -377,12 +401,11 @@ public final class JavaScriptCodec implements UplinkCodec {
         var errors = ScriptableObject.getProperty(result, "errors");
         if (errors instanceof NativeArray list && list.getLength() > 0) {
             long count = list.getLength();
-            var shown = new java.util.ArrayList<String>();
-            for (int i = 0; i < Math.min(count, MAX_ERRORS_SHOWN); i++) {
-                shown.add(String.valueOf(list.get(i)));
-            }
-            throw new CodecException(prefix + "reported errors: " + String.join("; ", shown)
-                    + (count > MAX_ERRORS_SHOWN ? "; … (" + count + " in all)" : ""));
+            new Values(prefix).add(count);
+            var all = list.stream().map(String::valueOf).toList();
+            throw new CodecErrorsException(prefix + "reported errors: "
+                    + String.join("; ", all.subList(0, (int) Math.min(count, MAX_ERRORS_SHOWN)))
+                    + (count > MAX_ERRORS_SHOWN ? "; … (" + count + " in all)" : ""), all);
         }
         return result;
     }
