@@ -152,6 +152,49 @@ abstract class DecoderApiContract {
         assertThat(client().storedCount(channel)).isEqualTo(1);
     }
 
+    @Test
+    void shouldRefuseATypeWhoseCodecFailsItsExamplesThenStoreItFixedAndTestAPayloadWithIt() throws Exception {
+        var type = name("examples");
+        var script = Files.readString(SCRIPTS.resolve("em300th-ttn-style.js"));
+        var reading = List.of(0x01, 0x75, 0x5C, 0x03, 0x67, 0x34, 0x01, 0x04, 0x68, 0x65);
+        var room = Map.of("description", "battery, temperature and humidity", "input", Map.of("fPort", 85, "bytes",
+                reading), "output", Map.of("data", Map.of("battery", 92, "temperature", 30.8, "humidity", 50.5),
+                "warnings", List.of()));
+        var misread = Map.of("description", "a misread temperature", "input", Map.of("fPort", 85, "bytes", reading),
+                "output", Map.of("data", Map.of("battery", 92, "temperature", 30.9, "humidity", 50.5)));
+        var unknown = Map.of("description", "an unknown channel", "input", Map.of("fPort", 85, "bytes",
+                List.of(0x09, 0x01)), "output", Map.of("errors", List.of("unknown channel 9 type 1 at byte 0")));
+
+        var refused = putType(type, Map.of("codec", "javascript", "script", script,
+                "examples", List.of(room, misread, unknown)));
+
+        IngestApiContract.assertProblem(refused, 422, "codec-examples-failed");
+        var problem = PipelineClient.json(refused.body());
+        assertThat(problem.get("detail").asString()).startsWith("1 of 3 examples failed");
+        var mismatch = problem.get("mismatches").get(0);
+        assertThat(mismatch.get("example").asInt()).isEqualTo(1);
+        assertThat(mismatch.get("path").asString()).isEqualTo("data.temperature");
+        assertThat(mismatch.get("expected").asDouble()).isEqualTo(30.9);
+        assertThat(mismatch.get("actual").asDouble()).isEqualTo(30.8);
+        assertThat(client().get(stack().decoderUrl() + "/device-types/" + type).statusCode()).isEqualTo(404);
+
+        var stored = putType(type, Map.of("codec", "javascript", "script", script, "examples", List.of(room, unknown)));
+
+        assertThat(stored.statusCode()).as(stored.body()).isEqualTo(201);
+        assertThat(PipelineClient.json(stored.body()).get("form").asString()).isEqualTo("decodeUplink");
+        assertThat(PipelineClient.json(stored.body()).get("examples").size()).isEqualTo(2);
+
+        var tested = client().post(stack().decoderUrl() + "/device-types/" + type + "/test",
+                Map.of("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN, "Content-Type", "application/json"),
+                "{\"fPort\": 85, \"payloadHex\": \"%s\"}".formatted(EM300TH_HEX));
+
+        assertThat(tested.statusCode()).as(tested.body()).isEqualTo(200);
+        var result = PipelineClient.json(tested.body());
+        assertThat(result.get("deviceType").asString()).isEqualTo(type);
+        assertThat(result.get("measurements").get("temperature").asDouble()).isEqualTo(30.8);
+        assertThat(result.get("output").get("humidity").asDouble()).isEqualTo(50.5);
+    }
+
     private static String id(HttpResponse<String> response) {
         assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
         return PipelineClient.json(response.body()).get("id").asString();

@@ -102,6 +102,8 @@ class SecurityMatrixIT {
                 "{\"codec\":\"em300th\"}", adminOnly(201)));
         cases.add(new Case("decoder GET /device-types/{t}", "GET", stack.decoderUrl() + "/device-types/" + typeName,
                 null, readers(200)));
+        cases.add(new Case("decoder POST /device-types/{t}/test", "POST", stack.decoderUrl() + "/device-types/"
+                + typeName + "/test", "{\"payloadHex\":\"01755C\"}", adminOnly(200)));
         cases.add(new Case("decoder DELETE /device-types/{t}", "DELETE", stack.decoderUrl() + "/device-types/"
                 + typeName, null, adminOnly(204)));
         cases.add(new Case("decoder POST /dead-letters/redrive", "POST", stack.decoderUrl()

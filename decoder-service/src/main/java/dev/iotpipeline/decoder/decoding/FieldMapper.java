@@ -7,14 +7,15 @@ import java.util.Map;
 
 /**
  * The "processor": codec output to canonical measurements. Mapped fields are renamed, scaled or dropped;
- * unmapped numeric fields pass through under their own names; non-numeric values stay attributes.
+ * unmapped numeric fields pass through under their own names; non-numeric values stay attributes. Public so the
+ * registry's test endpoint maps exactly as the pipeline does.
  */
-final class FieldMapper {
+public final class FieldMapper {
 
     private FieldMapper() {
     }
 
-    static Decoded apply(Decoded decoded, Map<String, FieldMapping> mapping) {
+    public static Decoded apply(Decoded decoded, Map<String, FieldMapping> mapping) {
         if (mapping.isEmpty()) {
             return decoded;
         }

@@ -6,6 +6,7 @@ import dev.iotpipeline.events.PipelineTopic;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaOperations;
 
@@ -25,7 +26,7 @@ final class BuiltInDeviceTypes {
             var name = builtIn.codec().name();
             if (registry.find(name).isEmpty()) {
                 var type = new DeviceType(name, DeviceType.SCHEMA_VERSION, name, null, builtIn.mapping(),
-                        builtIn.description(), Instant.now(clock));
+                        builtIn.description(), Instant.now(clock), List.of(), CodecForm.BUILT_IN);
                 kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), name, type)
                         .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
                 registry.apply(name, type);

@@ -1,10 +1,15 @@
 package dev.iotpipeline.decoder.registry;
 
 import dev.iotpipeline.decoder.DecoderProperties;
+import dev.iotpipeline.decoder.codec.CodecErrorsException;
+import dev.iotpipeline.decoder.codec.CodecException;
 import dev.iotpipeline.decoder.codec.Codecs;
+import dev.iotpipeline.decoder.codec.Decoded;
 import dev.iotpipeline.decoder.codec.InvalidScriptException;
 import dev.iotpipeline.decoder.codec.UplinkCodec;
+import dev.iotpipeline.decoder.decoding.FieldMapper;
 import dev.iotpipeline.events.DeviceType;
+import dev.iotpipeline.events.FieldMapping;
 import dev.iotpipeline.events.MeasurementCatalogue;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.web.problem.Problems;
@@ -12,9 +17,13 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
@@ -26,6 +35,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
@@ -33,8 +43,8 @@ import org.springframework.web.ErrorResponseException;
 
 /**
  * The device-type registry API. A change is validated (the codec is built, a script compiled and checked
- * by the sandbox) before it is written to the compacted device-types topic, from which every decoder
- * instance applies it to its next message.
+ * by the sandbox, its conformance examples run) before it is written to the compacted device-types topic, from
+ * which every decoder instance applies it to its next message.
  */
 @RestController
 class DeviceTypeController {
@@ -44,6 +54,9 @@ class DeviceTypeController {
     private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
     private static final int MAX_MAPPINGS = 256;
     private static final int MAX_DESCRIPTION = 1000;
+
+    /** Ingest's default payload limit; the body limit bounds a test payload anyway. */
+    private static final int MAX_TEST_PAYLOAD = 65_536;
 
     private final DeviceTypeRegistry registry;
     private final Codecs codecs;
@@ -62,12 +75,12 @@ class DeviceTypeController {
 
     @GetMapping("/device-types")
     List<DeviceType> all() {
-        return registry.all();
+        return registry.resolvedAll().stream().map(DeviceTypeController::shown).toList();
     }
 
     @GetMapping("/device-types/{deviceType}")
     DeviceType one(@PathVariable String deviceType) {
-        return registry.find(deviceType).orElseThrow(() -> notFound(deviceType));
+        return registry.resolve(deviceType).map(DeviceTypeController::shown).orElseThrow(() -> notFound(deviceType));
     }
 
     @PutMapping("/device-types/{deviceType}")
@@ -79,16 +92,23 @@ class DeviceTypeController {
         if (request.codec() == null || request.codec().isBlank()) {
             throw invalid("codec", "is required: a built-in codec name or javascript");
         }
-        if (request.mapping() != null && request.mapping().size() > MAX_MAPPINGS) {
-            throw invalid("mapping", "holds " + request.mapping().size() + " entries; at most " + MAX_MAPPINGS);
-        }
+        checkMapping(request.mapping());
         if (request.description() != null && request.description().length() > MAX_DESCRIPTION) {
             throw invalid("description", "is longer than " + MAX_DESCRIPTION + " characters");
         }
+        CodecExamples.validate(request.examples()).ifPresent(problem -> {
+            throw invalid(problem.field(), problem.problem());
+        });
         var existed = registry.find(deviceType).isPresent();
-        var type = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
-                request.mapping(), request.description(), Instant.now(clock));
-        var codec = compile(type);
+        var draft = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
+                request.mapping(), request.description(), Instant.now(clock), request.examples(), null);
+        var codec = compile(draft);
+        var check = CodecExamples.run(codec, draft.examples());
+        if (!check.passed()) {
+            throw examplesFailed(check);
+        }
+        var type = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, draft.codec(), draft.script(), draft.mapping(),
+                draft.description(), draft.updatedAt(), draft.examples(), CodecForm.of(codec, check.normalizes()));
         kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), deviceType, type)
                 .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         registry.apply(deviceType, type, codec);
@@ -103,6 +123,59 @@ class DeviceTypeController {
                 .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         registry.apply(deviceType, null);
         return ResponseEntity.noContent().build();
+    }
+
+    /**
+     * Decodes one payload as the pipeline would, mapping included, and writes nothing: with the stored type, or,
+     * when the body names a codec, with that codec as a {@code PUT} of the body would register it.
+     */
+    @PostMapping("/device-types/{deviceType}/test")
+    PayloadTestResult test(@PathVariable String deviceType, @RequestBody PayloadTestRequest request) {
+        var payload = payload(request);
+        if (request.fPort() != null && (request.fPort() < 0 || request.fPort() > 255)) {
+            throw invalid("fPort", request.fPort() + " is not a port (0..255)");
+        }
+        UplinkCodec codec;
+        Map<String, FieldMapping> mapping;
+        if (request.codec() != null) {
+            if (!NAME.matcher(deviceType).matches()) {
+                throw invalid("deviceType", "'" + deviceType + "' does not match " + NAME.pattern());
+            }
+            checkMapping(request.mapping());
+            var draft = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
+                    request.mapping(), null, Instant.now(clock));
+            codec = compile(draft);
+            mapping = draft.mapping();
+        } else {
+            if (request.script() != null || request.mapping() != null) {
+                throw invalid("codec", "is required when script or mapping is given");
+            }
+            var resolved = registry.resolve(deviceType).orElseThrow(() -> notFound(deviceType));
+            if (resolved.codec() == null) {
+                throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload", "The codec of device type '"
+                        + deviceType + "' cannot be built: " + resolved.brokenReason());
+            }
+            codec = resolved.codec();
+            mapping = resolved.type().mapping();
+        }
+        CodecExamples.Outputs outputs;
+        try {
+            outputs = CodecExamples.decode(codec, payload, request.fPort());
+        } catch (CodecErrorsException e) {
+            throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload", e.getMessage(),
+                    Map.of("errors", e.errors()));
+        } catch (CodecException e) {
+            throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload", e.getMessage());
+        } catch (RuntimeException e) {
+            // A built-in codec's bug: the pipeline dead-letters the uplink with the same reason.
+            throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload",
+                    "codec " + codec.name() + " failed: " + e);
+        }
+        var mapped = FieldMapper.apply(outputs.result(), mapping);
+        // The form this decode showed: it tells normalizeUplink apart also for a type stored without examples.
+        return new PayloadTestResult(deviceType, CodecForm.of(codec, outputs.normalized() != null),
+                mapped.measurements(), mapped.attributes(), raw(outputs.output()),
+                outputs.normalized() == null ? null : raw(outputs.normalized()));
     }
 
     /** The canonical measurement names and their units, for writing mappings. */
@@ -134,6 +207,94 @@ class DeviceTypeController {
                     + "script (" + e.getClass().getSimpleName() + "); simplify the construct it fails on",
                     Map.of("field", "script"));
         }
+    }
+
+    private static void checkMapping(Map<String, FieldMapping> mapping) {
+        if (mapping != null && mapping.size() > MAX_MAPPINGS) {
+            throw invalid("mapping", "holds " + mapping.size() + " entries; at most " + MAX_MAPPINGS);
+        }
+    }
+
+    private static byte[] payload(PayloadTestRequest request) {
+        var given = new ArrayList<String>();
+        if (request.bytes() != null) {
+            given.add("bytes");
+        }
+        if (request.payload() != null) {
+            given.add("payload");
+        }
+        if (request.payloadHex() != null) {
+            given.add("payloadHex");
+        }
+        if (given.isEmpty()) {
+            throw invalid("payload", "is required: give bytes, payload (base64) or payloadHex");
+        }
+        if (given.size() > 1) {
+            throw invalid(given.get(1), "give only one of bytes, payload (base64) or payloadHex; got " + given);
+        }
+        byte[] bytes;
+        if (request.bytes() != null) {
+            if (request.bytes().size() > MAX_TEST_PAYLOAD) {
+                throw invalid("bytes", "holds " + request.bytes().size() + " bytes; at most " + MAX_TEST_PAYLOAD);
+            }
+            bytes = new byte[request.bytes().size()];
+            for (int i = 0; i < bytes.length; i++) {
+                var value = request.bytes().get(i);
+                if (value == null || value < 0 || value > 255) {
+                    throw invalid("bytes", "item " + i + " (" + value + ") is not a byte value (0..255)");
+                }
+                bytes[i] = (byte) (int) value;
+            }
+        } else if (request.payload() != null) {
+            try {
+                bytes = Base64.getDecoder().decode(request.payload().strip());
+            } catch (IllegalArgumentException e) {
+                throw invalid("payload", "is not valid base64: " + e.getMessage());
+            }
+        } else {
+            try {
+                bytes = HexFormat.of().parseHex(request.payloadHex().strip());
+            } catch (IllegalArgumentException e) {
+                throw invalid("payloadHex", "is not valid hex: " + e.getMessage());
+            }
+        }
+        if (bytes.length > MAX_TEST_PAYLOAD) {
+            throw invalid(given.getFirst(), "holds " + bytes.length + " bytes; at most " + MAX_TEST_PAYLOAD);
+        }
+        return bytes;
+    }
+
+    /** A codec's output as it holds it: measurements, then attributes (its warnings among them). */
+    private static Map<String, Object> raw(Decoded decoded) {
+        var raw = new LinkedHashMap<String, Object>(decoded.measurements());
+        raw.putAll(decoded.attributes());
+        return raw;
+    }
+
+    /** The type as the API shows it: with its form, also when it was registered before forms were recorded. */
+    private static DeviceType shown(ResolvedDeviceType resolved) {
+        var type = resolved.type();
+        var form = CodecForm.shown(resolved);
+        return Objects.equals(form, type.form()) ? type : new DeviceType(type.name(), type.schemaVersion(),
+                type.codec(), type.script(), type.mapping(), type.description(), type.updatedAt(), type.examples(), form);
+    }
+
+    private static ErrorResponseException examplesFailed(CodecExamples.Check check) {
+        var mismatches = check.mismatches().stream().map(m -> {
+            // A map, not the record: a missing or unexpected value must show as null, whatever the JSON settings.
+            var entry = new LinkedHashMap<String, Object>();
+            entry.put("example", m.example());
+            entry.put("description", m.description());
+            entry.put("path", m.path());
+            entry.put("expected", m.expected());
+            entry.put("actual", m.actual());
+            return entry;
+        }).toList();
+        var detail = check.failed() + " of " + check.total() + " examples failed: the codec's output differs from "
+                + "what they expect" + (check.truncated() ? " (the first " + check.mismatches().size()
+                + " differences are listed)" : "");
+        return Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-examples-failed", detail,
+                Map.of("mismatches", mismatches));
     }
 
     private static ErrorResponseException invalid(String field, String problem) {

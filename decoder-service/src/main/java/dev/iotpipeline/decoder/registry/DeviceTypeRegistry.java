@@ -83,8 +83,12 @@ public final class DeviceTypeRegistry implements AutoCloseable {
     }
 
     public List<DeviceType> all() {
-        return types.values().stream().map(ResolvedDeviceType::type)
-                .sorted(Comparator.comparing(DeviceType::name)).toList();
+        return resolvedAll().stream().map(ResolvedDeviceType::type).toList();
+    }
+
+    /** Every type with its codec, by name. */
+    public List<ResolvedDeviceType> resolvedAll() {
+        return types.values().stream().sorted(Comparator.comparing(resolved -> resolved.type().name())).toList();
     }
 
     @Override

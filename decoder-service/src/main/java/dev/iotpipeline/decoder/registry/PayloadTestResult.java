@@ -1,0 +1,13 @@
+package dev.iotpipeline.decoder.registry;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import java.util.Map;
+
+/**
+ * What one payload decodes to with a device type: the measurements and attributes a data unit would carry (after
+ * the field mapping), the codec's own output flattened, and its {@code normalizeUplink} output when it has one.
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+record PayloadTestResult(String deviceType, String form, Map<String, Double> measurements,
+        Map<String, Object> attributes, Map<String, Object> output, Map<String, Object> normalized) {
+}
