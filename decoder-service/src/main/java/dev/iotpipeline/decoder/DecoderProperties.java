@@ -27,11 +27,12 @@ public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Vali
     }
 
     /**
-     * CPU time and memory one JavaScript codec call may use before its message is dead-lettered, and the
-     * largest script (UTF-8) a device type may register.
+     * CPU time and memory one JavaScript codec call may use before its message is dead-lettered, the largest
+     * script (UTF-8) a device type may register, and the CPU time its parse and top level may take, once per change.
      */
     public record Codecs(@NotNull @DefaultValue("100ms") Duration scriptTimeLimit,
             @NotNull @DefaultValue("32MB") DataSize scriptAllocationLimit,
-            @NotNull @DefaultValue("256KB") DataSize scriptSizeLimit) {
+            @NotNull @DefaultValue("256KB") DataSize scriptSizeLimit,
+            @NotNull @DefaultValue("5s") Duration scriptCompileTimeLimit) {
     }
 }

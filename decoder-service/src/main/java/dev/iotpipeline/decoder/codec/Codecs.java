@@ -31,18 +31,25 @@ public final class Codecs {
     private final Duration scriptTimeLimit;
     private final long scriptAllocationLimit;
     private final long scriptSizeLimit;
+    private final Duration scriptCompileTimeLimit;
 
-    /** Limits of every JavaScript codec: CPU time and allocation per call, size of the script in UTF-8 bytes. */
-    public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit, long scriptSizeLimit) {
+    /**
+     * Limits of every JavaScript codec: CPU time and allocation per call, size of the script in UTF-8 bytes, CPU
+     * time of its parse and top level.
+     */
+    public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit, long scriptSizeLimit,
+            Duration scriptCompileTimeLimit) {
         this.byName = BUILT_INS.stream().collect(Collectors.toUnmodifiableMap(b -> b.codec().name(),
                 Function.identity()));
         this.scriptTimeLimit = scriptTimeLimit;
         this.scriptAllocationLimit = scriptAllocationLimit;
         this.scriptSizeLimit = scriptSizeLimit;
+        this.scriptCompileTimeLimit = scriptCompileTimeLimit;
     }
 
     public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit) {
-        this(scriptTimeLimit, scriptAllocationLimit, JavaScriptCodec.DEFAULT_SIZE_LIMIT);
+        this(scriptTimeLimit, scriptAllocationLimit, JavaScriptCodec.DEFAULT_SIZE_LIMIT,
+                JavaScriptCodec.DEFAULT_COMPILE_TIME_LIMIT);
     }
 
     public Codecs(Duration scriptTimeLimit) {
@@ -72,7 +79,7 @@ public final class Codecs {
                 throw new InvalidScriptException("codec javascript needs a script", 1, 1);
             }
             return JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit, scriptAllocationLimit,
-                    scriptSizeLimit);
+                    scriptSizeLimit, scriptCompileTimeLimit);
         }
         return find(type.codec()).orElseThrow(() -> new IllegalArgumentException("unknown codec '" + type.codec()
                 + "'; built-in codecs are " + byName.keySet().stream().sorted().toList() + " or javascript"));

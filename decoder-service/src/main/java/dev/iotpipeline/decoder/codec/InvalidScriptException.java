@@ -11,11 +11,17 @@ public class InvalidScriptException extends RuntimeException {
 
     private final int line;
     private final int column;
+    private final boolean syntax;
 
     InvalidScriptException(String message, int line, int column) {
+        this(message, line, column, false);
+    }
+
+    private InvalidScriptException(String message, int line, int column, boolean syntax) {
         super(message + position(line, column));
         this.line = line > 0 ? line : UNKNOWN;
         this.column = line > 0 && column > 0 ? column : UNKNOWN;
+        this.syntax = syntax;
     }
 
     /** An error without a position. */
@@ -26,6 +32,16 @@ public class InvalidScriptException extends RuntimeException {
     /** An error at a position as the engine reports it, 0 or less meaning it has none. */
     static InvalidScriptException at(String message, int line, int column) {
         return new InvalidScriptException(message, line, column);
+    }
+
+    /** A syntax error of Rhino's parser, as opposed to a name or construct the sandbox refuses. */
+    static InvalidScriptException syntaxError(String message, int line, int column) {
+        return new InvalidScriptException(message, line, column, true);
+    }
+
+    /** Whether Rhino's parser refused the script, which another parser may still accept. */
+    boolean syntax() {
+        return syntax;
     }
 
     public int line() {

@@ -27,6 +27,12 @@ public final class JavaScriptCodec implements UplinkCodec {
     /** Default size limit of a script, in UTF-8 bytes: real vendor codecs reach about 100 KB. */
     public static final long DEFAULT_SIZE_LIMIT = 256L << 10;
 
+    /**
+     * Default CPU time of a script's top level, run once per change and once per decoding thread: a 100 KB vendor
+     * codec fills its tables there, which on a loaded machine takes far longer than one decode.
+     */
+    public static final Duration DEFAULT_COMPILE_TIME_LIMIT = Duration.ofSeconds(2);
+
     /** Values one decoded message may hold in all; a LoRaWAN payload is at most 242 bytes. */
     static final int MAX_RESULT_VALUES = 10_000;
 
@@ -65,7 +71,9 @@ public final class JavaScriptCodec implements UplinkCodec {
     private final Script script;
     private final boolean interpreted;
     private final long timeLimitNanos;
+    private final long compileTimeLimitNanos;
     private final long allocationLimitBytes;
+    private final boolean transpiled;
     private final ThreadLocal<ThreadScope> scopes = new ThreadLocal<>();
     private Form form = Form.DECODE_UPLINK;
 
@@ -84,12 +92,14 @@ public final class JavaScriptCodec implements UplinkCodec {
         }
     }
 
-    private JavaScriptCodec(String name, Script script, boolean interpreted, Duration timeLimit,
-            long allocationLimitBytes) {
+    private JavaScriptCodec(String name, Script script, boolean interpreted, boolean transpiled, Duration timeLimit,
+            Duration compileTimeLimit, long allocationLimitBytes) {
         this.name = name;
         this.script = script;
         this.interpreted = interpreted;
+        this.transpiled = transpiled;
         this.timeLimitNanos = timeLimit.toNanos();
+        this.compileTimeLimitNanos = compileTimeLimit.toNanos();
         this.allocationLimitBytes = allocationLimitBytes;
     }
 
@@ -98,29 +108,46 @@ public final class JavaScriptCodec implements UplinkCodec {
     }
 
     public static JavaScriptCodec compile(String name, String source, Duration timeLimit, long allocationLimitBytes) {
-        return compile(name, source, timeLimit, allocationLimitBytes, DEFAULT_SIZE_LIMIT);
+        return compile(name, source, timeLimit, allocationLimitBytes, DEFAULT_SIZE_LIMIT, DEFAULT_COMPILE_TIME_LIMIT);
     }
 
     /**
      * Throws {@link InvalidScriptException}, never another exception, for a script the engine or the sandbox
      * refuses: larger than {@code sizeLimitBytes}, a syntax error or forbidden name (with its position), a top
-     * level that throws or breaks a limit, no {@code decodeUplink} function, or a failure of the engine itself.
+     * level that throws or breaks its limits ({@code compileTimeLimit} of CPU time), none of the {@link Form}
+     * functions, or a failure of the engine itself.
      */
     public static JavaScriptCodec compile(String name, String source, Duration timeLimit, long allocationLimitBytes,
-            long sizeLimitBytes) {
-        return compile(name, source, timeLimit, allocationLimitBytes, sizeLimitBytes, false);
+            long sizeLimitBytes, Duration compileTimeLimit) {
+        return compile(name, source, timeLimit, allocationLimitBytes, sizeLimitBytes, compileTimeLimit, false);
     }
 
     /** As {@link #compile(String, String, Duration, long)}, for the interpreter only: tests run hostile scripts in both modes. */
     static JavaScriptCodec compileInterpreted(String name, String source, Duration timeLimit, long allocationLimitBytes) {
-        return compile(name, source, timeLimit, allocationLimitBytes, DEFAULT_SIZE_LIMIT, true);
+        return compile(name, source, timeLimit, allocationLimitBytes, DEFAULT_SIZE_LIMIT, DEFAULT_COMPILE_TIME_LIMIT,
+                true);
     }
 
-    private static JavaScriptCodec compile(String name, String source, Duration timeLimit, long allocationLimitBytes,
-            long sizeLimitBytes, boolean interpretedOnly) {
-        requireSize(source, sizeLimitBytes);
+    private static JavaScriptCodec compile(String name, String original, Duration timeLimit, long allocationLimitBytes,
+            long sizeLimitBytes, Duration compileTimeLimit, boolean interpretedOnly) {
+        requireSize(original, sizeLimitBytes);
         var sourceName = name + ".js";
-        ScriptSandbox.check(source, sourceName);
+        var source = original;
+        boolean transpiled = false;
+        try {
+            ScriptSandbox.check(source, sourceName);
+        } catch (InvalidScriptException e) {
+            if (!e.syntax()) {
+                throw e;
+            }
+            // Syntax Rhino does not know (classes, for…of over const, spread arguments, const redeclared in a
+            // sibling block): the same script rewritten to ES5 runs in the same sandbox. A real syntax error is
+            // refused by Closure's parser, with its position in the original.
+            var es5 = ModernSyntax.toEs5(original, sourceName);
+            ScriptSandbox.check(es5.userCode(), sourceName, original);
+            source = es5.code();
+            transpiled = true;
+        }
         Script script = null;
         boolean interpreted = interpretedOnly;
         if (!interpreted) {
@@ -146,7 +173,8 @@ public final class JavaScriptCodec implements UplinkCodec {
                 throw new InvalidScriptException("the script nests too deeply for the engine to compile");
             }
         }
-        var codec = new JavaScriptCodec(name, script, interpreted, timeLimit, allocationLimitBytes);
+        var codec = new JavaScriptCodec(name, script, interpreted, transpiled, timeLimit, compileTimeLimit,
+                allocationLimitBytes);
         codec.runTopLevel();
         return codec;
     }
@@ -185,12 +213,12 @@ public final class JavaScriptCodec implements UplinkCodec {
         return bytes;
     }
 
-    /** Runs the top level once under the call limits, and finds the form by the function it defines. */
+    /** Runs the top level once under its limits, and finds the form by the function it defines. */
     private void runTopLevel() {
         var cx = enter();
         try {
             var scope = standardObjects(cx);
-            cx.limit(timeLimitNanos, allocationLimitBytes);
+            cx.limit(compileTimeLimitNanos, allocationLimitBytes);
             script.exec(cx, scope, scope);
             Form found = null;
             for (var candidate : Form.values()) {
@@ -211,7 +239,9 @@ public final class JavaScriptCodec implements UplinkCodec {
             if (e instanceof RhinoException rhino && cx.exceeded() == null) {
                 throw InvalidScriptException.at(rhino.details(), rhino.lineNumber(), rhino.columnNumber());
             }
-            throw new InvalidScriptException("the script's top level " + describe(cx, e));
+            throw new InvalidScriptException("the script's top level " + describe(cx, e, compileTimeLimitNanos)
+                    + (cx.exceeded() instanceof ScriptSandbox.Timeout ? " (decoder.codecs.script-compile-time-limit)"
+                    : ""));
         } finally {
             Context.exit();
         }
@@ -265,13 +295,14 @@ public final class JavaScriptCodec implements UplinkCodec {
         var cx = enter();
         try {
             if (state == null) {
+                // This thread's first call runs the top level first, under the top level's own time limit.
                 var scope = standardObjects(cx);
-                cx.limit(timeLimitNanos, allocationLimitBytes);
+                cx.limit(compileTimeLimitNanos, allocationLimitBytes);
                 script.exec(cx, scope, scope);
+                cx.checkFinished();
                 state = new ThreadScope(scope);
-            } else {
-                cx.limit(timeLimitNanos, allocationLimitBytes);
             }
+            cx.limit(timeLimitNanos, allocationLimitBytes);
             var scope = state.scope;
             var bytes = new Object[payload.length];
             for (int i = 0; i < payload.length; i++) {
@@ -331,13 +362,13 @@ public final class JavaScriptCodec implements UplinkCodec {
         if (e instanceof CodecException codec && cx.exceeded() == null) {
             return codec;
         }
-        var message = "javascript codec " + name + " " + describe(cx, e);
+        var message = "javascript codec " + name + " " + describe(cx, e, timeLimitNanos);
         return cx.exceeded() instanceof ScriptSandbox.Timeout || e instanceof ScriptSandbox.Timeout
                 ? new CodecTimeoutException(message) : new CodecException(message);
     }
 
     /** What went wrong, as the rest of a sentence whose subject is the codec or its top level. */
-    private String describe(ScriptSandbox.SandboxContext cx, Throwable e) {
+    private String describe(ScriptSandbox.SandboxContext cx, Throwable e, long timeLimitNanos) {
         var limit = cx.exceeded() != null ? cx.exceeded() : e;
         long limitMillis = Duration.ofNanos(timeLimitNanos).toMillis();
         if (limit instanceof ScriptSandbox.Timeout timeout) {
@@ -354,7 +385,8 @@ public final class JavaScriptCodec implements UplinkCodec {
             return "allocated more than its budget of " + size(allocationLimitBytes);
         }
         return switch (e) {
-            case RhinoException rhino -> "failed: " + rhino.details() + " (line " + rhino.lineNumber() + ")";
+            case RhinoException rhino -> "failed: " + rhino.details() + " (line " + rhino.lineNumber()
+                    + (transpiled ? " of the script as rewritten to ES5" : "") + ")";
             case StackOverflowError overflow -> "failed: too much recursion";
             case OutOfMemoryError memory -> "ran the JVM out of memory in one step (its budget is "
                     + size(allocationLimitBytes) + " per call)";

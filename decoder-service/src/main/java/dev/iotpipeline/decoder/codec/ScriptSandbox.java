@@ -228,6 +228,14 @@ final class ScriptSandbox extends ContextFactory {
      * an {@link InvalidScriptException}, with a position when the engine reports one.
      */
     static void check(String source, String sourceName) {
+        check(source, sourceName, source);
+    }
+
+    /**
+     * As {@link #check(String, String)} for {@code source} rewritten from {@code original}: a refused name is
+     * reported at its first occurrence in the original, which is what the user wrote.
+     */
+    static void check(String source, String sourceName, String original) {
         var env = new CompilerEnvirons();
         env.setLanguageVersion(Context.VERSION_ES6);
         env.setRecordingComments(false);
@@ -235,14 +243,14 @@ final class ScriptSandbox extends ContextFactory {
         try {
             root = new Parser(env).parse(source, sourceName, 1);
         } catch (EvaluatorException e) {
-            throw InvalidScriptException.at(e.details(), e.lineNumber(), e.columnNumber());
+            throw InvalidScriptException.syntaxError(e.details(), e.lineNumber(), e.columnNumber());
         } catch (RuntimeException e) {
-            throw new InvalidScriptException("the engine failed to parse the script: " + e);
+            throw InvalidScriptException.syntaxError("the engine failed to parse the script: " + e, -1, -1);
         } catch (StackOverflowError e) {
             throw new InvalidScriptException("the script nests too deeply for the engine to parse");
         }
         try {
-            root.visit(new ForbiddenNames(source));
+            root.visit(new ForbiddenNames(source, original));
         } catch (InvalidScriptException e) {
             throw e;
         } catch (RuntimeException e) {
@@ -253,14 +261,21 @@ final class ScriptSandbox extends ContextFactory {
     }
 
     /** Refuses host-access names wherever they occur. */
-    private record ForbiddenNames(String source) implements NodeVisitor {
+    private record ForbiddenNames(String source, String original) implements NodeVisitor {
 
         @Override
         public boolean visit(AstNode node) {
             if (node instanceof Name name && FORBIDDEN.contains(name.getIdentifier())) {
-                throw InvalidScriptException.at("'" + name.getIdentifier() + "' is not available to codecs: "
-                        + "they have no access to Java, modules or the host", node.getLineno(),
-                        column(source, node.getAbsolutePosition()));
+                var message = "'" + name.getIdentifier() + "' is not available to codecs: they have no access to "
+                        + "Java, modules or the host";
+                var inOriginal = java.util.regex.Pattern.compile("(?<![\\w$])" + java.util.regex.Pattern.quote(
+                        name.getIdentifier()) + "(?![\\w$])").matcher(original);
+                if (original != source && inOriginal.find()) {
+                    int offset = inOriginal.start();
+                    int line = 1 + (int) original.substring(0, offset).chars().filter(c -> c == '\n').count();
+                    throw InvalidScriptException.at(message, line, column(original, offset));
+                }
+                throw InvalidScriptException.at(message, node.getLineno(), column(source, node.getAbsolutePosition()));
             }
             if (node instanceof BigIntLiteral) {
                 // See ScriptBuiltins.harden: BigInt arithmetic has no bounded cost in the engine.

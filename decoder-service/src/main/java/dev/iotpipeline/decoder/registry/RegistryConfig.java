@@ -18,7 +18,7 @@ class RegistryConfig {
     @Bean
     Codecs codecs(DecoderProperties properties) {
         return new Codecs(properties.codecs().scriptTimeLimit(), properties.codecs().scriptAllocationLimit().toBytes(),
-                properties.codecs().scriptSizeLimit().toBytes());
+                properties.codecs().scriptSizeLimit().toBytes(), properties.codecs().scriptCompileTimeLimit());
     }
 
     @Bean

@@ -205,7 +205,7 @@ class JavaScriptCodecTest {
 
     @Test
     void shouldApplyTheConfiguredSizeLimitInUtf8Bytes() {
-        var codecs = new Codecs(LIMIT, JavaScriptCodec.DEFAULT_ALLOCATION_LIMIT, 1024);
+        var codecs = new Codecs(LIMIT, JavaScriptCodec.DEFAULT_ALLOCATION_LIMIT, 1024, JavaScriptCodec.DEFAULT_COMPILE_TIME_LIMIT);
         // 400 characters, 1,200 UTF-8 bytes.
         var source = "function decodeUplink(input) { return { data: {} }; }\n// " + "€".repeat(400);
 
