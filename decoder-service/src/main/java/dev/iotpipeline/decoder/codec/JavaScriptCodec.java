@@ -67,6 +67,9 @@ public final class JavaScriptCodec implements UplinkCodec {
 
     private static final String NORMALIZE = "normalizeUplink";
 
+    private static final java.time.format.DateTimeFormatter ISO_MILLIS =
+            java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSS'Z'").withZone(java.time.ZoneOffset.UTC);
+
     private final String name;
     private final Script script;
     private final boolean interpreted;
@@ -76,6 +79,7 @@ public final class JavaScriptCodec implements UplinkCodec {
     private final boolean transpiled;
     private final ThreadLocal<ThreadScope> scopes = new ThreadLocal<>();
     private Form form = Form.DECODE_UPLINK;
+    private boolean normalizes;
 
     /**
      * A thread's scope, and what the calls run in it have allocated so far. The script is compiled once; each
@@ -232,6 +236,8 @@ public final class JavaScriptCodec implements UplinkCodec {
                         + "Decode(fPort, bytes, variables) (ChirpStack v3) or Decoder(bytes, port) (TTN v2)");
             }
             form = found;
+            normalizes = found == Form.DECODE_UPLINK
+                    && ScriptableObject.getProperty(scope, NORMALIZE) instanceof Function;
         } catch (InvalidScriptException e) {
             throw e;
         } catch (RuntimeException | StackOverflowError | OutOfMemoryError | AssertionError
@@ -255,6 +261,11 @@ public final class JavaScriptCodec implements UplinkCodec {
     /** The form the script was written in, found at compile time. */
     public Form form() {
         return form;
+    }
+
+    /** Whether the script defines {@code normalizeUplink}, whose output the pipeline stores. */
+    public boolean normalizes() {
+        return normalizes;
     }
 
     /** Whether Rhino's bytecode generator failed on the script, so that it runs in the interpreter. */
@@ -527,7 +538,8 @@ public final class JavaScriptCodec implements UplinkCodec {
         } else if (value instanceof Scriptable date && "Date".equals(date.getClassName())) {
             double millis = Context.toNumber(date);
             if (Double.isFinite(millis)) {
-                attributes.put(name, Instant.ofEpochMilli((long) millis).toString());
+                // As JavaScript's toISOString and JSON.stringify write it, so output matches the codec's in Node.
+                attributes.put(name, ISO_MILLIS.format(Instant.ofEpochMilli((long) millis)));
             }
         } else if (value instanceof Map<?, ?> nested) {
             flatten(name + ".", nested, depth + 1, values, measurements, attributes);

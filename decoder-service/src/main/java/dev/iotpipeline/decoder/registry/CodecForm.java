@@ -13,14 +13,12 @@ final class CodecForm {
     }
 
     /**
-     * {@code decodeUplink}, {@code Decode} (ChirpStack v3), {@code Decoder} (TTN v2), or {@code built-in}; a
-     * {@code decodeUplink} script shows {@code +normalizeUplink} only when a decode went through it
-     * ({@code normalizes}), since the codec does not say otherwise whether the script defines it.
+     * {@code decodeUplink}, {@code decodeUplink+normalizeUplink} when the script also defines
+     * {@code normalizeUplink}, {@code Decode} (ChirpStack v3), {@code Decoder} (TTN v2), or {@code built-in}.
      */
-    static String of(UplinkCodec codec, boolean normalizes) {
+    static String of(UplinkCodec codec) {
         if (codec instanceof JavaScriptCodec script) {
-            return script.form() == JavaScriptCodec.Form.DECODE_UPLINK && normalizes
-                    ? WITH_NORMALIZE : script.form().function();
+            return script.normalizes() ? WITH_NORMALIZE : script.form().function();
         }
         return BUILT_IN;
     }
@@ -33,6 +31,6 @@ final class CodecForm {
         if (resolved.type().form() != null) {
             return resolved.type().form();
         }
-        return resolved.codec() == null ? null : of(resolved.codec(), false);
+        return resolved.codec() == null ? null : of(resolved.codec());
     }
 }

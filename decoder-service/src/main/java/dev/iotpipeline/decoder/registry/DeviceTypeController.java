@@ -108,7 +108,7 @@ class DeviceTypeController {
             throw examplesFailed(check);
         }
         var type = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, draft.codec(), draft.script(), draft.mapping(),
-                draft.description(), draft.updatedAt(), draft.examples(), CodecForm.of(codec, check.normalizes()));
+                draft.description(), draft.updatedAt(), draft.examples(), CodecForm.of(codec));
         kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), deviceType, type)
                 .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         registry.apply(deviceType, type, codec);
@@ -173,7 +173,7 @@ class DeviceTypeController {
         }
         var mapped = FieldMapper.apply(outputs.result(), mapping);
         // The form this decode showed: it tells normalizeUplink apart also for a type stored without examples.
-        return new PayloadTestResult(deviceType, CodecForm.of(codec, outputs.normalized() != null),
+        return new PayloadTestResult(deviceType, CodecForm.of(codec),
                 mapped.measurements(), mapped.attributes(), raw(outputs.output()),
                 outputs.normalized() == null ? null : raw(outputs.normalized()));
     }

@@ -2,8 +2,6 @@ package dev.iotpipeline.decoder.registry;
 
 import dev.iotpipeline.decoder.codec.Decoded;
 import dev.iotpipeline.events.EventJson;
-import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -62,27 +60,16 @@ final class FlatValues {
     }
 
     /**
-     * Numbers equal within a relative 1e-9 (a script's float arithmetic against a YAML literal), strings exactly
-     * or as the same ISO-8601 instant (the codec renders a Date without the milliseconds JavaScript writes),
-     * anything else exactly.
+     * Numbers equal within a relative 1e-9 (a script's float arithmetic against a YAML literal), anything else
+     * exactly: dates arrive as the ISO-8601 strings JavaScript's toISOString writes, as in the vendor's examples.
      */
     static boolean same(Object expected, Object actual) {
         if (expected instanceof Double a && actual instanceof Double b) {
             return Math.abs(a - b) <= 1e-9 * Math.max(1, Math.max(Math.abs(a), Math.abs(b)));
         }
-        if (expected instanceof String a && actual instanceof String b && !a.equals(b)) {
-            return sameInstant(a, b);
-        }
         return Objects.equals(expected, actual);
     }
 
-    private static boolean sameInstant(String a, String b) {
-        try {
-            return Instant.parse(a).equals(Instant.parse(b));
-        } catch (DateTimeParseException e) {
-            return false;
-        }
-    }
 
     private static void children(String prefix, JsonNode node, Map<String, Object> flat) {
         if (node.isArray()) {

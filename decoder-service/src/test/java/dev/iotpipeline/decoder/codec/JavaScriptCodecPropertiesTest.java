@@ -144,7 +144,8 @@ class JavaScriptCodecPropertiesTest {
     void aScriptResultIsADecodingOrACodecException(@ForAll("inputs") Input input) {
         var codec = scripts.get(input.script());
         var decoded = Fuzz.expect(input.script(), () -> codec.decode(input.bytes(), input.fPort()), CodecException.class,
-                e -> (e.getClass() == CodecException.class || e.getClass() == CodecTimeoutException.class)
+                e -> (e.getClass() == CodecException.class || e.getClass() == CodecTimeoutException.class
+                        || e.getClass() == CodecErrorsException.class)
                         && e.getMessage() != null,
                 e -> input.script() + ": " + (e.getMessage().contains("time limit") ? "time limit"
                         : e.getMessage().contains("budget") ? "allocation budget" : e.getMessage().contains("recursion")

@@ -33,7 +33,7 @@ class ScriptFormsTest {
         assertThat(decoded.measurements()).containsEntry("readings.0.t", 21.5).containsEntry("readings.1.t", 22.0)
                 .containsEntry("list.0", 1.0).containsEntry("list.1", 2.0).hasSize(4);
         assertThat(decoded.attributes()).containsEntry("readings.0.unit", "C").containsEntry("flags.0", true)
-                .containsEntry("at", "1970-01-01T00:00:00Z").doesNotContainKeys("nothing", "notANumber", "infinite");
+                .containsEntry("at", "1970-01-01T00:00:00.000Z").doesNotContainKeys("nothing", "notANumber", "infinite");
         assertThat(decoded.attributes().values()).noneMatch(v -> String.valueOf(v).contains("[object Object]"));
     }
 

@@ -73,7 +73,6 @@ class CodecExamplesTest {
         assertThat(check.passed()).isTrue();
         assertThat(check.total()).isEqualTo(2);
         assertThat(check.mismatches()).isEmpty();
-        assertThat(check.normalizes()).isFalse();
     }
 
     @Test
@@ -161,7 +160,6 @@ class CodecExamplesTest {
                 List.of(withNormalized(room, "{\"air\": {\"temperature\": 22}}")));
 
         assertThat(passing.passed()).isTrue();
-        assertThat(passing.normalizes()).isTrue();
         assertThat(failing.mismatches()).containsExactly(
                 new Mismatch(0, "room", "normalizedOutput.data.air.temperature", 22.0, 21.5));
     }
@@ -183,8 +181,8 @@ class CodecExamplesTest {
 
         assertThat(CodecExamples.run(decode, examples).passed()).isTrue();
         assertThat(CodecExamples.run(decoder, examples).passed()).isTrue();
-        assertThat(CodecForm.of(decode, false)).isEqualTo("Decode");
-        assertThat(CodecForm.of(decoder, false)).isEqualTo("Decoder");
+        assertThat(CodecForm.of(decode)).isEqualTo("Decode");
+        assertThat(CodecForm.of(decoder)).isEqualTo("Decoder");
     }
 
     @Test
@@ -197,13 +195,13 @@ class CodecExamplesTest {
         assertThat(CodecExamples.run(em300th, List.of(decoded)).passed()).isTrue();
         assertThat(CodecExamples.run(em300th, List.of(unknownChannel)).mismatches()).singleElement()
                 .satisfies(mismatch -> assertThat(mismatch.path()).isEqualTo("errors"));
-        assertThat(CodecForm.of(em300th, false)).isEqualTo("built-in");
+        assertThat(CodecForm.of(em300th)).isEqualTo("built-in");
     }
 
     @Test
-    void theFormShowsNormalizeUplinkOnlyWhenADecodeWentThroughIt() {
-        assertThat(CodecForm.of(script(NORMALIZING), true)).isEqualTo("decodeUplink+normalizeUplink");
-        assertThat(CodecForm.of(script(NORMALIZING), false)).isEqualTo("decodeUplink");
+    void theFormShowsNormalizeUplinkWhenTheScriptDefinesIt() {
+        assertThat(CodecForm.of(script(NORMALIZING))).isEqualTo("decodeUplink+normalizeUplink");
+        assertThat(CodecForm.of(script(SCRIPT))).isEqualTo("decodeUplink");
     }
 
     @Test

@@ -238,10 +238,10 @@ class DeviceTypeApiTest {
     }
 
     @Test
-    void aTypeWithoutExamplesIsStoredWithTheFormItsFunctionNames() throws Exception {
+    void aTypeWithoutExamplesIsStoredWithTheFormItsFunctionsName() throws Exception {
         putType("plain", Map.of("codec", "javascript", "script", SCRIPT))
                 .andExpect(status().isCreated())
-                .andExpect(jsonPath("$.form").value("decodeUplink"))
+                .andExpect(jsonPath("$.form").value("decodeUplink+normalizeUplink"))
                 .andExpect(jsonPath("$.examples.length()").value(0));
         putType("chirpstack", Map.of("codec", "javascript",
                 "script", "function Decode(fPort, bytes, variables) { return { first: bytes[0] }; }"))

@@ -104,8 +104,8 @@ class FlatValuesTest {
     }
 
     @Test
-    void aDateTheCodecRendersWithoutMillisecondsMatchesJavaScriptsRendering() {
-        assertThat(FlatValues.same("2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00Z")).isTrue();
-        assertThat(FlatValues.same("2026-11-22T10:00:00.000Z", "2026-11-22T10:00:01Z")).isFalse();
+    void datesCompareAsTheStringsJavaScriptWrites() {
+        assertThat(FlatValues.same("2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00.000Z")).isTrue();
+        assertThat(FlatValues.same("2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00Z")).isFalse();
     }
 }
