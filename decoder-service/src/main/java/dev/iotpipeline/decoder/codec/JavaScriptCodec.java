@@ -423,7 +423,8 @@ public final class JavaScriptCodec implements UplinkCodec {
         var decoded = checked(returned);
         var warnings = warnings(decoded);
         var data = ScriptableObject.getProperty(decoded, "data");
-        if (ScriptableObject.getProperty(scope, NORMALIZE) instanceof Function normalize) {
+        // Looked up only when the top level defined it: a missing name walks the scope chain on every call.
+        if (normalizes && ScriptableObject.getProperty(scope, NORMALIZE) instanceof Function normalize) {
             var output = keepOutput ? fields(data, warnings) : null;
             var input = cx.newObject(scope);
             ScriptableObject.putProperty(input, "data", data);

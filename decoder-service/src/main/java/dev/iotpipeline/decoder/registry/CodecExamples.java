@@ -44,7 +44,7 @@ final class CodecExamples {
 
     /**
      * The outcome of all examples: how many failed, their differences (at most {@link #MAX_MISMATCHES}, and
-     * whether more were left out), and whether a decode showed that the script defines {@code normalizeUplink}.
+     * whether more were left out).
      */
     record Check(int failed, int total, List<Mismatch> mismatches, boolean truncated) {
 

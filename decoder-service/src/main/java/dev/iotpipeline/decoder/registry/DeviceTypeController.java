@@ -172,7 +172,6 @@ class DeviceTypeController {
                     "codec " + codec.name() + " failed: " + e);
         }
         var mapped = FieldMapper.apply(outputs.result(), mapping);
-        // The form this decode showed: it tells normalizeUplink apart also for a type stored without examples.
         return new PayloadTestResult(deviceType, CodecForm.of(codec),
                 mapped.measurements(), mapped.attributes(), raw(outputs.output()),
                 outputs.normalized() == null ? null : raw(outputs.normalized()));
