@@ -25,6 +25,7 @@ import tools.jackson.databind.JsonNode;
 abstract class DecoderApiContract {
 
     private static final Path SCRIPTS = Path.of("../decoder-service/src/test/resources/scripts");
+    private static final Path CORPUS = Path.of("../decoder-service/src/test/resources/codecs/corpus");
     private static final String EM300TH_HEX = "01755C03673401046865";
 
     protected abstract LocalStack stack();
@@ -72,6 +73,71 @@ abstract class DecoderApiContract {
         var items = PipelineClient.json(client().getHistory("/data-units?channel=" + channel).body()).get("items");
         assertThat(items.get(0).get("measurements")).isEqualTo(items.get(1).get("measurements"));
         assertThat(items.get(0).get("measurements").get("temperature").asDouble()).isEqualTo(30.8);
+    }
+
+    @Test
+    void shouldRegisterEveryCorpusCodecWithItsExamplesAndStoreWhatItsFirstExampleExpects() throws Exception {
+        var channel = name("corpus");
+        var expected = new HashMap<String, Map<String, Double>>();
+        List<Path> scripts;
+        try (var files = Files.list(CORPUS)) {
+            scripts = files.filter(p -> p.toString().endsWith(".js")).sorted().toList();
+        }
+        for (var script : scripts) {
+            var codec = script.getFileName().toString().replace(".js", "");
+            var examples = EventJson.mapper().readTree(Files.readString(CORPUS.resolve(codec + ".examples.json")));
+            var type = name(codec);
+            var put = putType(type, Map.of("codec", "javascript", "script", Files.readString(script),
+                    "examples", examples));
+            assertThat(put.statusCode()).as(codec + ": " + put.body()).isEqualTo(201);
+            assertThat(PipelineClient.json(put.body()).get("form").asString())
+                    .isIn("decodeUplink", "decodeUplink+normalizeUplink", "Decode", "Decoder");
+            JsonNode found = null;
+            for (var example : examples) {
+                if (found == null && example.path("output").path("errors").isEmpty()) {
+                    found = example;
+                }
+            }
+            var first = found;
+            var stored = first.has("normalizedOutput") ? first.get("normalizedOutput") : first.get("output");
+            var numbers = new HashMap<String, Double>();
+            numericLeaves("", stored.get("data"), numbers);
+            expected.put(type, numbers);
+            var hex = new StringBuilder();
+            first.get("input").get("bytes").forEach(b -> hex.append("%02X".formatted(b.asInt())));
+            var deviceId = "{\"deviceId\":\"%s\",\"payloadHex\":\"%s\",\"fPort\":%d}";
+            HttpResponse<String>[] accepted = new HttpResponse[1];
+            await().atMost(Duration.ofSeconds(10)).until(() -> {
+                accepted[0] = client().postUplink(channel, type, deviceId.formatted(codec, hex,
+                        first.get("input").get("fPort").asInt()));
+                return accepted[0].statusCode() != 404;
+            });
+            assertThat(accepted[0].statusCode()).as(accepted[0].body()).isEqualTo(202);
+        }
+
+        await().atMost(Duration.ofSeconds(30)).until(() -> client().storedCount(channel) == scripts.size());
+        var items = PipelineClient.json(client().getHistory("/data-units?channel=" + channel + "&limit=100").body())
+                .get("items");
+        for (var item : items) {
+            var measurements = new HashMap<String, Double>();
+            item.get("measurements").properties().forEach(e -> measurements.put(e.getKey(), e.getValue().asDouble()));
+            assertThat(measurements).as(item.get("deviceType").asString())
+                    .containsAllEntriesOf(expected.get(item.get("deviceType").asString()));
+        }
+    }
+
+    /** The numeric leaves of a codec's expected data, named as the decoder flattens them. */
+    private static void numericLeaves(String prefix, JsonNode node, Map<String, Double> into) {
+        if (node.isNumber()) {
+            into.put(prefix, node.asDouble());
+        } else if (node.isArray()) {
+            for (int i = 0; i < node.size(); i++) {
+                numericLeaves(prefix.isEmpty() ? Integer.toString(i) : prefix + "." + i, node.get(i), into);
+            }
+        } else if (node.isObject()) {
+            node.properties().forEach(e -> numericLeaves(prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey(),
+                    e.getValue(), into));
+        }
     }
 
     @Test
