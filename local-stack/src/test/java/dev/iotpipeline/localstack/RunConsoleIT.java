@@ -1,0 +1,96 @@
+package dev.iotpipeline.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What an operator sees when starting the pipeline: {@code ./pipeline run} itself, on a fresh data directory and
+ * ports of its own, its console read up to the banner.
+ */
+class RunConsoleIT {
+
+    /**
+     * Measured at 18 lines on a fresh data directory (the services' own INFO lines, the schema migration, Kafka
+     * Streams' warning about a state directory under /tmp); with headroom for a few more. It was 267 before
+     * local-stack's logback.xml, and over 3,000 while every Kafka client logged its configuration at INFO.
+     */
+    private static final int MAX_LINES_BEFORE_BANNER = 40;
+
+    @TempDir
+    Path data;
+
+    @Test
+    void runPrintsItsBannerAfterAFewLinesAndNoKafkaClientConfiguration() throws Exception {
+        var root = Path.of("").toAbsolutePath().getParent();
+        var console = data.resolve("console.txt");
+        var builder = new ProcessBuilder(List.of("bash", root.resolve("pipeline").toString(), "run", "--no-build"))
+                .redirectErrorStream(true).redirectOutput(console.toFile());
+        var env = builder.environment();
+        env.keySet().removeIf(name -> name.startsWith("IOT_"));
+        env.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
+        env.put("IOT_JAVA_OPTS", "-Xmx1g");
+        env.put("IOT_DATA_DIR", data.resolve("stack").toString());
+        env.put("IOT_INGEST_PORT", Integer.toString(EmbeddedStack.freePort()));
+        env.put("IOT_DECODER_PORT", Integer.toString(EmbeddedStack.freePort()));
+        env.put("IOT_RULES_PORT", Integer.toString(EmbeddedStack.freePort()));
+        env.put("IOT_NOTIFY_PORT", Integer.toString(EmbeddedStack.freePort()));
+        env.put("IOT_KAFKA_PORT", Integer.toString(EmbeddedStack.freePort()));
+        env.put("IOT_KAFKA_CONTROLLER_PORT", Integer.toString(EmbeddedStack.freePort()));
+        env.put("IOT_POSTGRES_PORT", Integer.toString(EmbeddedStack.freePort()));
+        // ./pipeline run execs the stack's JVM, so this is the process a Ctrl-C or kill -TERM reaches.
+        var run = builder.start();
+        List<ProcessHandle> children = List.of();
+        try {
+            await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                assertThat(run.isAlive()).as("./pipeline run exited:%n%s", read(console)).isTrue();
+                return read(console).lines().anyMatch("READY"::equals);
+            });
+            children = run.descendants().toList();
+
+            var lines = read(console).lines().toList();
+            var banner = lines.indexOf(lines.stream().filter(l -> l.startsWith("iot-pipeline is running"))
+                    .findFirst().orElseThrow());
+            var beforeBanner = String.join("\n", lines.subList(0, banner));
+            assertThat(banner).as("lines before the banner:%n%s", beforeBanner)
+                    .isLessThan(MAX_LINES_BEFORE_BANNER);
+            assertThat(beforeBanner).doesNotContain("ConsumerConfig values", "ProducerConfig values",
+                    "AdminClientConfig values", "StreamsConfig values", "UNKNOWN_TOPIC_OR_PARTITION",
+                    "Waiting for topic");
+            assertThat(String.join("\n", lines.subList(banner, lines.size())))
+                    .contains("admin token      demo-admin-token", "dashboard token  demo-dashboard-token",
+                            "device key       demo-device-key", "READY");
+        } finally {
+            run.destroy();
+            if (!run.waitFor(60, TimeUnit.SECONDS)) {
+                run.destroyForcibly().waitFor();
+            }
+        }
+        // The broker and PostgreSQL stop with the stack; nothing it started keeps running.
+        for (var child : children) {
+            await().atMost(Duration.ofSeconds(30)).until(() -> gone(child.pid()));
+        }
+    }
+
+    /** Gone, or a zombie waiting for an init that does not reap: either way no longer running. */
+    private static boolean gone(long pid) {
+        try {
+            var stat = Files.readString(Path.of("/proc", Long.toString(pid), "stat"));
+            return stat.substring(stat.lastIndexOf(')') + 2).startsWith("Z");
+        } catch (IOException noSuchProcess) {
+            return true;
+        }
+    }
+
+    private static String read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file) : "";
+    }
+}
