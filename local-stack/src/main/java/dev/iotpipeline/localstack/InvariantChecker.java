@@ -1,5 +1,6 @@
 package dev.iotpipeline.localstack;
 
+import dev.iotpipeline.events.ReaderProperties;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
@@ -41,8 +42,13 @@ public final class InvariantChecker {
         }
     }
 
-    /** Where the checker reads from. */
-    public record Sources(String bootstrapServers, String jdbcUrl, String jdbcUser, String jdbcPassword) {
+    /** Where the checker reads from: Kafka with these client settings (TLS and SASL included), and PostgreSQL. */
+    public record Sources(Map<String, Object> kafkaClient, String jdbcUrl, String jdbcUser, String jdbcPassword) {
+
+        /** A broker that needs no client settings beyond its address, such as the embedded one. */
+        public Sources(String bootstrapServers, String jdbcUrl, String jdbcUser, String jdbcPassword) {
+            this(ReaderProperties.of(bootstrapServers), jdbcUrl, jdbcUser, jdbcPassword);
+        }
     }
 
     /**
@@ -182,7 +188,7 @@ public final class InvariantChecker {
     /** Reads a topic from its beginning to its end of now; values that are not JSON arrive as null. */
     private void readTopic(String topic, BiConsumer<ConsumerRecord<String, byte[]>, JsonNode> handler) {
         try {
-            TopicTail.readToEnd(sources.bootstrapServers(), topic, Duration.ofSeconds(120),
+            TopicTail.readToEnd(sources.kafkaClient(), topic, Duration.ofSeconds(120),
                     record -> handler.accept(record, json(record.value())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -225,7 +231,9 @@ public final class InvariantChecker {
 
     /**
      * {@code ./pipeline verify --accepted FILE [--wait 60s]}: checks a run's accepted uplinks against the
-     * stack on IOT_KAFKA_PORT / IOT_POSTGRES_PORT (or --bootstrap / --jdbc); exit 1 on any violation.
+     * stack on IOT_KAFKA_PORT / IOT_POSTGRES_PORT (or --bootstrap / --jdbc); exit 1 on any violation. Against a
+     * secured cluster, {@code --kafka-config FILE} gives Kafka client properties (security.protocol, sasl.*,
+     * ssl.*), as Kafka's own tools take them with --command-config.
      */
     public static void main(String[] args) throws Exception {
         var options = new HashMap<String, String>();
@@ -234,11 +242,21 @@ public final class InvariantChecker {
         }
         if (!options.containsKey("accepted")) {
             System.err.println("usage: verify --accepted FILE (lines: uplinkId,deviceId,seq) [--wait 60s]"
-                    + " [--bootstrap host:port] [--jdbc url] [--user postgres] [--password '']");
+                    + " [--bootstrap host:port] [--kafka-config client.properties] [--jdbc url] [--user postgres]"
+                    + " [--password '']");
             System.exit(2);
         }
-        var sources = new Sources(
-                options.getOrDefault("bootstrap", "127.0.0.1:" + env("IOT_KAFKA_PORT", "9092")),
+        var kafkaClient = new HashMap<String, Object>();
+        if (options.containsKey("kafka-config")) {
+            var file = new java.util.Properties();
+            try (var in = Files.newBufferedReader(Path.of(options.get("kafka-config")))) {
+                file.load(in);
+            }
+            file.forEach((key, value) -> kafkaClient.put(key.toString(), value));
+        }
+        kafkaClient.putIfAbsent("bootstrap.servers",
+                options.getOrDefault("bootstrap", "127.0.0.1:" + env("IOT_KAFKA_PORT", "9092")));
+        var sources = new Sources(kafkaClient,
                 options.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:" + env("IOT_POSTGRES_PORT", "5433") + "/"
                         + Postgres.DATABASE),
                 options.getOrDefault("user", Postgres.USER), options.getOrDefault("password", ""));

@@ -25,26 +25,53 @@ public final class KafkaBroker implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(KafkaBroker.class);
 
+    /**
+     * A second listener that takes only SASL/SCRAM-SHA-256 clients, for proving that a client configuration
+     * reaches every Kafka client of the services: a client without it cannot talk to this listener.
+     */
+    public record Scram(int port, String user, String password) {
+
+        /** The Kafka client properties a client of this listener needs besides the bootstrap servers. */
+        public java.util.Map<String, String> clientProperties() {
+            return java.util.Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256",
+                    "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+                            + user + "\" password=\"" + password + "\";");
+        }
+    }
+
     private final Path dir;
     private final int port;
     private final int controllerPort;
+    private final Scram scram;
     private Process process;
 
-    private KafkaBroker(Path dir, int port, int controllerPort) {
+    private KafkaBroker(Path dir, int port, int controllerPort, Scram scram) {
         this.dir = dir;
         this.port = port;
         this.controllerPort = controllerPort;
+        this.scram = scram;
     }
 
     public static KafkaBroker start(Path dir, int port, int controllerPort, Duration timeout)
             throws IOException, InterruptedException {
-        var broker = new KafkaBroker(dir.toAbsolutePath(), port, controllerPort);
+        return start(dir, port, controllerPort, null, timeout);
+    }
+
+    /** As {@link #start(Path, int, int, Duration)}, with a SASL/SCRAM listener besides the plaintext one. */
+    public static KafkaBroker start(Path dir, int port, int controllerPort, Scram scram, Duration timeout)
+            throws IOException, InterruptedException {
+        var broker = new KafkaBroker(dir.toAbsolutePath(), port, controllerPort, scram);
         broker.startProcess(timeout);
         return broker;
     }
 
     public String bootstrapServers() {
         return "127.0.0.1:" + port;
+    }
+
+    /** The SCRAM listener's address; only when the broker was started with one. */
+    public String scramBootstrapServers() {
+        return "127.0.0.1:" + scram.port();
     }
 
     /** Starts the broker again after {@link #stop()} or {@link #kill()}, on the same data. */
@@ -75,8 +102,14 @@ public final class KafkaBroker implements AutoCloseable {
                 </configuration>
                 """.formatted(dir.resolve("broker.log")));
         if (!Files.exists(logDir.resolve("meta.properties"))) {
-            run(List.of("kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c",
-                    config.toString()), logback, Duration.ofSeconds(60));
+            var format = new java.util.ArrayList<>(List.of("kafka.tools.StorageTool", "format", "-t",
+                    Uuid.randomUuid().toString(), "-c", config.toString()));
+            if (scram != null) {
+                // KRaft keeps SCRAM credentials in its metadata log; formatting is where the first ones go in.
+                format.addAll(List.of("--add-scram", "SCRAM-SHA-256=[name=" + scram.user() + ",password="
+                        + scram.password() + "]"));
+            }
+            run(format, logback, Duration.ofSeconds(60));
         }
         process = java(List.of("kafka.Kafka", config.toString()), logback, "-Xms256m", "-Xmx768m").start();
         Files.writeString(dir.resolve("broker.pid"), Long.toString(process.pid()));
@@ -86,14 +119,18 @@ public final class KafkaBroker implements AutoCloseable {
     }
 
     private String serverProperties(Path logDir) {
+        var sasl = scram == null ? "" : ",SASL_PLAINTEXT://127.0.0.1:" + scram.port();
         return String.join("\n",
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort + sasl,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + sasl,
                 "controller.listener.names=CONTROLLER",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
+                scram == null ? "" : "sasl.enabled.mechanisms=SCRAM-SHA-256",
+                scram == null ? "" : "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config="
+                        + "org.apache.kafka.common.security.scram.ScramLoginModule required;",
                 "inter.broker.listener.name=PLAINTEXT",
                 "log.dirs=" + logDir,
                 "num.partitions=3",

@@ -1,5 +1,6 @@
 package dev.iotpipeline.localstack;
 
+import dev.iotpipeline.events.ReaderProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -311,7 +312,7 @@ class FaultSuiteIT {
     private Map<String, Integer> deadLettersBySource() throws InterruptedException {
         var counts = new java.util.concurrent.ConcurrentHashMap<String, Integer>();
         for (var topic : List.of(PipelineTopic.DEAD_LETTER, PipelineTopic.EVENTS_DEAD_LETTER)) {
-            TopicTail.readToEnd(stack.broker().bootstrapServers(), topic.topicName(), Duration.ofSeconds(30), record -> {
+            TopicTail.readToEnd(ReaderProperties.of(stack.broker().bootstrapServers()), topic.topicName(), Duration.ofSeconds(30), record -> {
                 var source = DeadLetterHeaders.value(record.headers(), DeadLetterHeaders.SOURCE);
                 if (source != null) {
                     counts.merge(DeadLetterHeaders.sourceTopic(source), 1, Integer::sum);

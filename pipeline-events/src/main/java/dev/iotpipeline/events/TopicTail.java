@@ -4,7 +4,6 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
@@ -39,15 +38,16 @@ public final class TopicTail implements AutoCloseable {
     private volatile boolean running = true;
     private volatile Map<Integer, Long> startPositions = Map.of();
 
-    public TopicTail(String bootstrapServers, String topic, Start start,
+    /**
+     * A tail of {@code topic} with the connection settings of {@code clientProperties} (a service's consumer
+     * configuration, see {@link ReaderProperties}).
+     */
+    public TopicTail(Map<String, Object> clientProperties, String topic, Start start,
             Consumer<ConsumerRecord<String, byte[]>> handler) {
         this.topic = topic;
         this.start = start;
         this.handler = handler;
-        var props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "tail-" + topic + "-" + Ids.newId());
+        var props = ReaderProperties.reader(clientProperties, "tail-" + topic + "-" + Ids.newId());
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
         this.thread = Thread.ofPlatform().name("tail-" + topic).daemon().unstarted(this::run);
@@ -57,9 +57,9 @@ public final class TopicTail implements AutoCloseable {
      * Hands every record the topic holds now to {@code handler}, on this thread's behalf, then stops: the
      * catch-up half of a tail, for checks and tools that read a topic once.
      */
-    public static void readToEnd(String bootstrapServers, String topic, Duration timeout,
+    public static void readToEnd(Map<String, Object> clientProperties, String topic, Duration timeout,
             Consumer<ConsumerRecord<String, byte[]>> handler) throws InterruptedException {
-        try (var tail = new TopicTail(bootstrapServers, topic, Start.BEGINNING, handler).startReading()) {
+        try (var tail = new TopicTail(clientProperties, topic, Start.BEGINNING, handler).startReading()) {
             if (!tail.awaitCaughtUp(timeout)) {
                 throw new IllegalStateException("could not read " + topic + " to its end within " + timeout);
             }

@@ -2,7 +2,7 @@ package dev.iotpipeline.decoder.deadletter;
 
 import dev.iotpipeline.decoder.DecoderProperties;
 import java.time.Instant;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestParam;
@@ -14,9 +14,9 @@ class DeadLetterController {
 
     private final DeadLetterRedrive redrive;
 
-    DeadLetterController(KafkaProperties kafkaProperties, KafkaTemplate<String, Object> kafka,
+    DeadLetterController(ConsumerFactory<?, ?> consumers, KafkaTemplate<String, Object> kafka,
             DecoderProperties properties) {
-        this.redrive = new DeadLetterRedrive(String.join(",", kafkaProperties.getBootstrapServers()), kafka,
+        this.redrive = new DeadLetterRedrive(consumers.getConfigurationProperties(), kafka,
                 properties.kafka().sendTimeout());
     }
 

@@ -1,5 +1,7 @@
 package dev.iotpipeline.decoder.deadletter;
 
+import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.events.ReaderProperties;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
 import java.nio.charset.StandardCharsets;
@@ -9,7 +11,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -31,21 +32,20 @@ public final class DeadLetterRedrive {
     public record Result(long scanned, long redriven) {
     }
 
-    private final String bootstrapServers;
+    private final Map<String, Object> kafkaClient;
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
 
-    public DeadLetterRedrive(String bootstrapServers, KafkaOperations<String, Object> kafka, Duration sendTimeout) {
-        this.bootstrapServers = bootstrapServers;
+    public DeadLetterRedrive(Map<String, Object> kafkaClient, KafkaOperations<String, Object> kafka,
+            Duration sendTimeout) {
+        this.kafkaClient = kafkaClient;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
     }
 
     /** Resends the dead letters written since {@code since} (all when null) whose device type matches (any when null). */
     public Result redrive(String deviceType, Instant since) throws Exception {
-        var props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        var props = ReaderProperties.reader(kafkaClient, "decoder-redrive-" + Ids.newId());
         long scanned = 0;
         long redriven = 0;
         try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {

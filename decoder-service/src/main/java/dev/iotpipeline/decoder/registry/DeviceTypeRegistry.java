@@ -28,9 +28,9 @@ public final class DeviceTypeRegistry implements AutoCloseable {
     private final Codecs codecs;
     private final TopicTail tail;
 
-    public DeviceTypeRegistry(String bootstrapServers, Codecs codecs) {
+    public DeviceTypeRegistry(Map<String, Object> kafkaClient, Codecs codecs) {
         this.codecs = codecs;
-        this.tail = new TopicTail(bootstrapServers, PipelineTopic.DEVICE_TYPES.topicName(), TopicTail.Start.BEGINNING,
+        this.tail = new TopicTail(kafkaClient, PipelineTopic.DEVICE_TYPES.topicName(), TopicTail.Start.BEGINNING,
                 this::apply);
     }
 

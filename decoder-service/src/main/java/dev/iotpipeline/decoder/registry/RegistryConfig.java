@@ -6,7 +6,7 @@ import dev.iotpipeline.events.PipelineTopic;
 import java.time.Clock;
 import java.time.Duration;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -22,11 +22,11 @@ class RegistryConfig {
     }
 
     @Bean
-    DeviceTypeRegistry deviceTypeRegistry(KafkaProperties kafka, KafkaAdmin admin, KafkaTemplate<String, Object> template,
+    DeviceTypeRegistry deviceTypeRegistry(ConsumerFactory<?, ?> consumers, KafkaAdmin admin, KafkaTemplate<String, Object> template,
             Codecs codecs, DecoderProperties properties) throws Exception {
         // The topic must exist before it can be read whole; KafkaAdmin would only create it after all beans.
         admin.createOrModifyTopics(PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor()));
-        var registry = new DeviceTypeRegistry(String.join(",", kafka.getBootstrapServers()), codecs)
+        var registry = new DeviceTypeRegistry(consumers.getConfigurationProperties(), codecs)
                 .start(Duration.ofSeconds(60));
         BuiltInDeviceTypes.register(codecs, registry, template, Clock.systemUTC(), properties.kafka().sendTimeout());
         return registry;

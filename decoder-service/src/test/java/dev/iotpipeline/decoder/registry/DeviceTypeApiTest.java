@@ -1,5 +1,6 @@
 package dev.iotpipeline.decoder.registry;
 
+import dev.iotpipeline.events.ReaderProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -79,7 +80,7 @@ class DeviceTypeApiTest {
         /** Never started: the slice has no broker, and the controller applies its own writes. */
         @Bean
         DeviceTypeRegistry deviceTypeRegistry(Codecs codecs) {
-            return new DeviceTypeRegistry("127.0.0.1:1", codecs);
+            return new DeviceTypeRegistry(ReaderProperties.of("127.0.0.1:1"), codecs);
         }
 
         @Bean

@@ -1,5 +1,6 @@
 package dev.iotpipeline.decoder.registry;
 
+import dev.iotpipeline.events.ReaderProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iotpipeline.decoder.codec.Codecs;
@@ -18,7 +19,7 @@ class DeviceTypeRegistryTest {
 
     @Test
     void aChangeWrittenHereKeepsTheCodecPutBuiltWhenItComesBackFromTheTopic() {
-        try (var registry = new DeviceTypeRegistry("127.0.0.1:1", codecs)) {
+        try (var registry = new DeviceTypeRegistry(ReaderProperties.of("127.0.0.1:1"), codecs)) {
             var type = new DeviceType("js", DeviceType.SCHEMA_VERSION, DeviceType.JAVASCRIPT, SCRIPT, Map.of(), null,
                     Instant.parse("2026-11-23T00:00:00Z"));
             var compiled = codecs.resolve(type);
@@ -35,7 +36,7 @@ class DeviceTypeRegistryTest {
 
     @Test
     void aChangedTypeFromTheTopicIsBuiltAgain() {
-        try (var registry = new DeviceTypeRegistry("127.0.0.1:1", codecs)) {
+        try (var registry = new DeviceTypeRegistry(ReaderProperties.of("127.0.0.1:1"), codecs)) {
             var first = new DeviceType("js", DeviceType.SCHEMA_VERSION, DeviceType.JAVASCRIPT, SCRIPT, Map.of(), null,
                     Instant.parse("2026-11-23T00:00:00Z"));
             var compiled = codecs.resolve(first);

@@ -2,6 +2,7 @@ package dev.iotpipeline.ingest.devicetype;
 
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.TopicTail;
+import java.util.Map;
 import java.time.Duration;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,8 +20,8 @@ public final class DeviceTypeCatalog implements AutoCloseable {
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final TopicTail tail;
 
-    public DeviceTypeCatalog(String bootstrapServers, Duration initialLoadTimeout) throws InterruptedException {
-        this.tail = new TopicTail(bootstrapServers, PipelineTopic.DEVICE_TYPES.topicName(), TopicTail.Start.BEGINNING,
+    public DeviceTypeCatalog(Map<String, Object> kafkaClient, Duration initialLoadTimeout) throws InterruptedException {
+        this.tail = new TopicTail(kafkaClient, PipelineTopic.DEVICE_TYPES.topicName(), TopicTail.Start.BEGINNING,
                 record -> {
                     if (record.value() == null) {
                         known.remove(record.key());

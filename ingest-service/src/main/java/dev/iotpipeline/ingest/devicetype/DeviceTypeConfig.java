@@ -1,7 +1,7 @@
 package dev.iotpipeline.ingest.devicetype;
 
 import java.time.Duration;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
@@ -9,7 +9,7 @@ import org.springframework.context.annotation.Configuration;
 class DeviceTypeConfig {
 
     @Bean
-    DeviceTypeCatalog deviceTypeCatalog(KafkaProperties kafka) throws InterruptedException {
-        return new DeviceTypeCatalog(String.join(",", kafka.getBootstrapServers()), Duration.ofSeconds(30));
+    DeviceTypeCatalog deviceTypeCatalog(ConsumerFactory<?, ?> consumers) throws InterruptedException {
+        return new DeviceTypeCatalog(consumers.getConfigurationProperties(), Duration.ofSeconds(30));
     }
 }

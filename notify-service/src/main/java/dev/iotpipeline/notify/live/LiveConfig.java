@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -25,12 +25,13 @@ class LiveConfig implements WebSocketConfigurer {
     private final SubscriptionRegistry registry = new SubscriptionRegistry();
     private final Map<LiveStream, DeliveryLog> logs = new EnumMap<>(LiveStream.class);
     private final NotifyProperties properties;
-    private final String bootstrapServers;
+    private final Map<String, Object> kafkaClient;
     private final DashboardSocketHandler handler;
 
-    LiveConfig(NotifyProperties properties, MeterRegistry meters, KafkaProperties kafka) {
+    LiveConfig(NotifyProperties properties, MeterRegistry meters, ConsumerFactory<?, ?> consumers) {
         this.properties = properties;
-        this.bootstrapServers = String.join(",", kafka.getBootstrapServers());
+        // The listeners' configuration, so TLS, SASL and client tuning reach the live feed and replays too.
+        this.kafkaClient = consumers.getConfigurationProperties();
         var websocket = properties.websocket();
         for (var stream : LiveStream.values()) {
             logs.put(stream, new DeliveryLog(websocket.resumeWindow()));
@@ -39,7 +40,7 @@ class LiveConfig implements WebSocketConfigurer {
         // Each session drains on a virtual thread of its own, so a blocked socket holds only that thread.
         this.handler = new DashboardSocketHandler(registry, websocket, metrics,
                 Executors.newVirtualThreadPerTaskExecutor(),
-                new Replay(bootstrapServers, websocket.concurrentReplays(), metrics), logs);
+                new Replay(kafkaClient, websocket.concurrentReplays(), metrics), logs);
         metrics.watchDeepestQueue(handler::deepestQueue);
     }
 
@@ -49,7 +50,7 @@ class LiveConfig implements WebSocketConfigurer {
         admin.createOrModifyTopics(PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor()));
-        return new LiveFeed(bootstrapServers, registry, logs).start(Duration.ofSeconds(60));
+        return new LiveFeed(kafkaClient, registry, logs).start(Duration.ofSeconds(60));
     }
 
     @Bean(destroyMethod = "shutdownNow")

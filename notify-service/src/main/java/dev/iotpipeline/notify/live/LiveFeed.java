@@ -18,11 +18,11 @@ final class LiveFeed implements AutoCloseable {
     private final Map<LiveStream, DeliveryLog> logs;
     private final Map<LiveStream, TopicTail> tails = new java.util.EnumMap<>(LiveStream.class);
 
-    LiveFeed(String bootstrapServers, SubscriptionRegistry registry, Map<LiveStream, DeliveryLog> logs) {
+    LiveFeed(Map<String, Object> kafkaClient, SubscriptionRegistry registry, Map<LiveStream, DeliveryLog> logs) {
         this.registry = registry;
         this.logs = logs;
         for (var stream : LiveStream.values()) {
-            tails.put(stream, new TopicTail(bootstrapServers, stream.topic().topicName(), TopicTail.Start.END,
+            tails.put(stream, new TopicTail(kafkaClient, stream.topic().topicName(), TopicTail.Start.END,
                     record -> onRecord(stream, record)));
         }
     }

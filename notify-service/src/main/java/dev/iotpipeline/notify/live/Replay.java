@@ -2,6 +2,7 @@ package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.events.ReaderProperties;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.Semaphore;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -63,12 +63,12 @@ final class Replay {
     // clock that made the id; the search for it starts this much earlier.
     private static final Duration CLOCK_SKEW = Duration.ofSeconds(10);
 
-    private final String bootstrapServers;
+    private final Map<String, Object> kafkaClient;
     private final Semaphore running;
     private final LiveMetrics metrics;
 
-    Replay(String bootstrapServers, int concurrentReplays, LiveMetrics metrics) {
-        this.bootstrapServers = bootstrapServers;
+    Replay(Map<String, Object> kafkaClient, int concurrentReplays, LiveMetrics metrics) {
+        this.kafkaClient = kafkaClient;
         this.running = new Semaphore(concurrentReplays);
         this.metrics = metrics;
     }
@@ -344,12 +344,9 @@ final class Replay {
     }
 
     private KafkaConsumer<String, byte[]> consumer() {
-        var props = new Properties();
-        props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
-        props.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false);
+        var props = ReaderProperties.reader(kafkaClient, "notify-replay-" + Ids.newId());
         // Never jump on its own when retention deletes the position being read: poll() says so instead.
         props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none");
-        props.put(ConsumerConfig.CLIENT_ID_CONFIG, "notify-replay-" + Ids.newId());
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         return new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
     }

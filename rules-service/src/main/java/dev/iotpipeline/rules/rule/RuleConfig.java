@@ -5,7 +5,7 @@ import dev.iotpipeline.rules.RulesProperties;
 import java.time.Clock;
 import java.time.Duration;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -21,14 +21,14 @@ class RuleConfig {
 
     @Bean
     RuleRegistry ruleRegistry(RuleSet rules, KafkaTemplate<String, Object> template, KafkaAdmin admin,
-            KafkaProperties kafka, RulesProperties properties) throws InterruptedException {
+            ConsumerFactory<?, ?> consumers, RulesProperties properties) throws InterruptedException {
         var k = properties.kafka();
         // Streams needs its source topic, and the registry its topic, before KafkaAdmin's own pass would run.
         admin.createOrModifyTopics(PipelineTopic.RULES.newTopic(1, k.replicationFactor()),
                 PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor()));
-        return new RuleRegistry(rules, template, String.join(",", kafka.getBootstrapServers()), k.sendTimeout(),
+        return new RuleRegistry(rules, template, consumers.getConfigurationProperties(), k.sendTimeout(),
                 Clock.systemUTC()).start(Duration.ofSeconds(60));
     }
 

@@ -5,6 +5,7 @@ import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
 import dev.iotpipeline.events.TopicTail;
+import java.util.Map;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -23,13 +24,13 @@ public final class RuleRegistry implements AutoCloseable {
     private final Clock clock;
     private final TopicTail tail;
 
-    public RuleRegistry(RuleSet rules, KafkaOperations<String, Object> kafka, String bootstrapServers,
+    public RuleRegistry(RuleSet rules, KafkaOperations<String, Object> kafka, Map<String, Object> kafkaClient,
             Duration sendTimeout, Clock clock) {
         this.rules = rules;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
         this.clock = clock;
-        this.tail = new TopicTail(bootstrapServers, PipelineTopic.RULES.topicName(), TopicTail.Start.BEGINNING,
+        this.tail = new TopicTail(kafkaClient, PipelineTopic.RULES.topicName(), TopicTail.Start.BEGINNING,
                 record -> rules.apply(record.key(),
                         record.value() == null ? null : EventJson.read(record.value(), Rule.class)));
     }
