@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -17,8 +19,9 @@ import org.openqa.selenium.chrome.ChromeDriverService;
 import org.openqa.selenium.chrome.ChromeOptions;
 
 /**
- * The dashboard page in a real headless Chromium: data posted by devices appears live, and an alarm raised by a
- * rule is acknowledged from the page. Needs Debian's chromium and chromium-driver (the test command installs them).
+ * The dashboard page in a real headless Chromium: what the history holds shows on open, data posted by devices
+ * appears live, a selected device is charted, and an alarm raised by a rule is acknowledged from the page. Needs
+ * Debian's chromium and chromium-driver (the test command installs them).
  */
 class DashboardPageIT {
 
@@ -69,7 +72,7 @@ class DashboardPageIT {
         await().atMost(Duration.ofSeconds(30)).until(() -> text("#devices tr[data-device='cool-1'] .count").equals("2")
                 && text("#devices tr[data-device='hot-1'] .count").equals("1"));
         assertThat(text("#devices tr[data-device='hot-1'] .reading")).contains("temperature 30.8");
-        assertThat(text("#unit-count")).isEqualTo("3 data units");
+        assertThat(text("#unit-count")).isEqualTo("3 data units since opened");
 
         // and the hot device's alarm is listed as active, with an acknowledge button that works
         await().atMost(Duration.ofSeconds(30)).until(() ->
@@ -84,6 +87,70 @@ class DashboardPageIT {
         assertThat(text("#alarms tr[data-alarm='" + alarmId + "']")).contains("acknowledged");
         await().atMost(Duration.ofSeconds(30)).until(() -> PipelineClient.json(
                 client.getHistory("/alarms/" + alarmId).body()).get("acknowledged").asBoolean());
+    }
+
+    @Test
+    void shouldShowStoredReadingsAndActiveAlarmsOnOpenThenApplyANewUplinkOnceAndChartTheSelectedDevice() {
+        var channel = "open-" + UUID.randomUUID().toString().substring(0, 8);
+        assertThat(client.createRule("""
+                {"name":"greenhouse too hot","filter":{"channel":"%s"},"condition":"temperature > 30","severity":"MAJOR"}
+                """.formatted(channel)).statusCode()).isEqualTo(201);
+
+        // given three readings of one device and an alarm of another, stored before the page opens
+        for (var tenths : List.of(200, 210, 225)) {
+            client.postUplink(channel, "em300th", em300th("early-1", tenths));
+        }
+        client.postUplink(channel, "em300th", HOT.formatted("hot-1"));
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 4 && PipelineClient.json(
+                client.getHistory("/alarms/count?state=ACTIVE&channel=" + channel).body()).get("count").asLong() == 1);
+        // and older than what the page replays from the live feed (10 s before the server's time, in whole
+        // seconds; the alarm follows its data unit), so that only the history can show them
+        var newest = Instant.parse(PipelineClient.json(client.getHistory("/data-units?order=desc&limit=1&channel="
+                + channel).body()).get("items").get(0).get("receivedAt").asString());
+        await().atMost(Duration.ofSeconds(25)).until(() -> Instant.now().isAfter(newest.plusSeconds(13)));
+
+        // when the page opens
+        browser.get(stack.notifyUrl() + "/#token=" + PipelineClient.DASHBOARD_TOKEN + "&channel=" + channel);
+
+        // then each device shows its newest stored reading and the alarm is listed, before anything new arrives
+        await().atMost(Duration.ofSeconds(10)).until(() ->
+                text("#devices tr[data-device='early-1'] .reading").contains("temperature 22.5")
+                        && text("#alarms tr[data-device='hot-1']").contains("MAJOR"));
+        assertThat(text("#devices tr[data-device='hot-1'] .reading")).contains("temperature 30.8");
+        assertThat(text("#alarms tr[data-device='hot-1']")).contains("greenhouse too hot");
+        assertThat(text("#devices tr[data-device='early-1'] .count")).isEqualTo("0");
+        await().atMost(Duration.ofSeconds(20)).until(() -> browser.findElement(By.id("status")).getText().equals("live"));
+
+        // when the device is selected, its chart shows the stored readings
+        browser.findElement(By.cssSelector("#devices tr[data-device='early-1']")).click();
+        await().atMost(Duration.ofSeconds(10)).until(() -> chartPoints("temperature") == 3);
+        assertThat(browser.findElement(By.id("device-detail")).isDisplayed()).isTrue();
+
+        // and when the device sends a new reading
+        client.postUplink(channel, "em300th", em300th("early-1", 231));
+
+        // then it appears live, once: in the table, the count and the chart
+        await().atMost(Duration.ofSeconds(30)).until(() ->
+                text("#devices tr[data-device='early-1'] .reading").contains("temperature 23.1"));
+        await().atMost(Duration.ofSeconds(10)).until(() -> chartPoints("temperature") == 4);
+        assertThat(text("#devices tr[data-device='early-1'] .count")).isEqualTo("1");
+        assertThat(text("#unit-count")).isEqualTo("1 data unit since opened");
+        assertThat(browser.findElements(By.cssSelector("#devices tr[data-device='early-1']"))).hasSize(1);
+        assertThat(text("#charts figure[data-measurement='temperature'] figcaption"))
+                .contains("23.1", "min 20", "max 23.1");
+        assertThat(browser.findElement(By.cssSelector("#charts figure[data-measurement='temperature'] polyline"))
+                .getDomAttribute("points").split(" ")).hasSize(4);
+    }
+
+    /** An EM300-TH uplink with only a temperature, in tenths of a degree. */
+    private static String em300th(String deviceId, int tenths) {
+        return "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%02X%02X\"}".formatted(deviceId, tenths & 0xFF, tenths >> 8);
+    }
+
+    /** How many values the selected device's chart of {@code measurement} draws; -1 without that chart. */
+    private int chartPoints(String measurement) {
+        var charts = browser.findElements(By.cssSelector("#charts figure[data-measurement='" + measurement + "'] svg"));
+        return charts.isEmpty() ? -1 : Integer.parseInt(charts.getFirst().getDomAttribute("data-points"));
     }
 
     private String text(String css) {

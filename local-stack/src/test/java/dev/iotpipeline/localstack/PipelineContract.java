@@ -121,6 +121,39 @@ abstract class PipelineContract {
     }
 
     @Test
+    void shouldListTheNewestDataUnitOfEachDeviceMostRecentlyHeardFirstAndPageNewestFirst() {
+        var client = client();
+        var channel = channel();
+        // dev-a twice, then dev-b, then dev-c: 20.0, 21.0, 22.0, 23.0 degrees, one after another
+        var readings = List.of(Map.entry("dev-a", "C800"), Map.entry("dev-a", "D200"), Map.entry("dev-b", "DC00"),
+                Map.entry("dev-c", "E600"));
+        for (var reading : readings) {
+            assertThat(client.postUplink(channel, "em300th", "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%s\"}"
+                    .formatted(reading.getKey(), reading.getValue())).statusCode()).isEqualTo(202);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 4);
+
+        var latest = PipelineClient.json(client.getHistory("/data-units/latest?channel=" + channel).body());
+        assertThat(latest.valueStream().map(u -> u.get("deviceId").asString())).containsExactly("dev-c", "dev-b",
+                "dev-a");
+        assertThat(latest.get(2).get("measurements").get("temperature").asDouble()).isEqualTo(21.0);
+        assertThat(PipelineClient.json(client.getHistory("/data-units/latest?channel=" + channel + "&limit=1").body()))
+                .hasSize(1);
+
+        var first = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&order=desc&limit=3")
+                .body());
+        var second = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&order=desc&limit=3"
+                + "&cursor=" + first.get("nextCursor").asString()).body());
+        assertThat(first.get("items").valueStream().map(u -> u.get("measurements").get("temperature").asDouble()))
+                .containsExactly(23.0, 22.0, 21.0);
+        assertThat(second.get("items").valueStream().map(u -> u.get("measurements").get("temperature").asDouble()))
+                .containsExactly(20.0);
+        assertThat(second.get("nextCursor").isNull()).isTrue();
+        assertThat(client.getHistory("/data-units?channel=" + channel + "&order=sideways").statusCode())
+                .isEqualTo(400);
+    }
+
+    @Test
     void shouldDeadLetterAnAcceptedUplinkThatCannotBeDecoded() {
         var client = client();
         var response = client.postUplink(channel(), "em300th", "{\"deviceId\":\"broken\",\"payloadHex\":\"0999aa\"}");

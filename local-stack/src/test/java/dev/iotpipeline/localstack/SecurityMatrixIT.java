@@ -116,7 +116,8 @@ class SecurityMatrixIT {
         cases.add(new Case("rules POST /rules", "POST", stack.rulesUrl() + "/rules", RULE, adminOnly(201)));
 
         // notify: history and alarms for dashboards and admins, limited to the token's channels.
-        for (var path : List.of("/data-units", "/data-units/count", "/alarms", "/alarms/count")) {
+        for (var path : List.of("/data-units", "/data-units/count", "/data-units/latest", "/alarms",
+                "/alarms/count")) {
             cases.add(new Case("notify GET " + path, "GET", stack.notifyUrl() + path + "?channel="
                     + EmbeddedStack.SCOPED_CHANNEL, null, readers(200)));
             cases.add(new Case("notify GET " + path + " (other channel)", "GET", stack.notifyUrl() + path

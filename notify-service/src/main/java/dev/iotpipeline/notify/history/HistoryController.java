@@ -38,9 +38,19 @@ class HistoryController {
             @RequestParam(required = false) String channel, @RequestParam(required = false) String deviceType,
             @RequestParam(required = false) String deviceId, @RequestParam(required = false) Instant from,
             @RequestParam(required = false) Instant to, @RequestParam(required = false) UUID cursor,
-            @RequestParam(required = false) Integer limit) {
+            @RequestParam(required = false) Integer limit, @RequestParam(required = false) String order) {
         var query = new DataUnitQuery(scope(auth, channel), channel, deviceType, deviceId, from, to);
-        return store.page(query, cursor, size(limit));
+        return store.page(query, cursor, size(limit), newestFirst(order));
+    }
+
+    /** The newest data unit of each device the filters match, the most recently heard devices first. */
+    @GetMapping("/data-units/latest")
+    List<DataUnit> latest(@AuthenticationPrincipal Credential auth,
+            @RequestParam(required = false) String channel, @RequestParam(required = false) String deviceType,
+            @RequestParam(required = false) String deviceId, @RequestParam(required = false) Instant from,
+            @RequestParam(required = false) Instant to, @RequestParam(required = false) Integer limit) {
+        return store.latestPerDevice(
+                new DataUnitQuery(scope(auth, channel), channel, deviceType, deviceId, from, to), size(limit));
     }
 
     @GetMapping("/data-units/count")
@@ -84,6 +94,19 @@ class HistoryController {
                     "limit: must be between 1 and " + limits.maxLimit(), Map.of("parameter", "limit"));
         }
         return size;
+    }
+
+    /** {@code asc} (the default) pages from the oldest data unit on, {@code desc} from the newest back. */
+    private static boolean newestFirst(String order) {
+        var value = upper(order);
+        if (value == null || value.equals("ASC")) {
+            return false;
+        }
+        if (value.equals("DESC")) {
+            return true;
+        }
+        throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-parameter",
+                "order: '" + order + "' is not one of asc, desc", Map.of("parameter", "order"));
     }
 
     private HistoryStore.AlarmQuery alarmQuery(Credential auth, String channel, String state, String severity,

@@ -84,21 +84,48 @@ public class HistoryStore {
                 WHERE alarms.updated_at <= EXCLUDED.updated_at""", batch);
     }
 
-    public Page page(DataUnitQuery query, UUID after, int limit) {
+    /** A page in id (time) order, or newest first; the cursor continues in the same direction. */
+    public Page page(DataUnitQuery query, UUID after, int limit, boolean newestFirst) {
         var params = new MapSqlParameterSource();
         var where = query.where(params);
         if (after != null) {
-            where += " AND id > :after";
+            where += newestFirst ? " AND id < :after" : " AND id > :after";
             params.addValue("after", after);
         }
         params.addValue("limit", limit + 1);
-        var items = jdbc.query("SELECT body::text FROM data_units WHERE " + where + " ORDER BY id LIMIT :limit",
+        var items = jdbc.query("SELECT body::text FROM data_units WHERE " + where + " ORDER BY id"
+                + (newestFirst ? " DESC" : "") + " LIMIT :limit",
                 params, (rs, i) -> EventJson.read(rs.getBytes(1), DataUnit.class));
         if (items.size() <= limit) {
             return new Page(items, null);
         }
         var page = items.subList(0, limit);
         return new Page(List.copyOf(page), page.getLast().id().toString());
+    }
+
+    /**
+     * The newest data unit of each device the query matches, the most recently heard devices first. A plain
+     * DISTINCT ON would read every row of the channel; this walks the (channel, device_id, id) index instead,
+     * one probe to find each next device and one for its newest row, so it costs per device, not per row.
+     */
+    public List<DataUnit> latestPerDevice(DataUnitQuery query, int limit) {
+        var params = new MapSqlParameterSource("limit", limit);
+        var where = query.where(params);
+        return jdbc.query("""
+                WITH RECURSIVE devices(channel, device_id) AS (
+                    (SELECT channel, device_id FROM data_units WHERE %1$s ORDER BY channel, device_id LIMIT 1)
+                  UNION ALL
+                    SELECT next.channel, next.device_id FROM devices d CROSS JOIN LATERAL (
+                        SELECT channel, device_id FROM data_units
+                        WHERE %1$s AND (channel, device_id) > (d.channel, d.device_id)
+                        ORDER BY channel, device_id LIMIT 1) next
+                )
+                SELECT newest.body::text FROM devices d CROSS JOIN LATERAL (
+                    SELECT id, body FROM data_units
+                    WHERE channel = d.channel AND device_id = d.device_id AND %1$s
+                    ORDER BY id DESC LIMIT 1) newest
+                ORDER BY newest.id DESC LIMIT :limit""".formatted(where),
+                params, (rs, i) -> EventJson.read(rs.getBytes(1), DataUnit.class));
     }
 
     public long count(DataUnitQuery query) {
