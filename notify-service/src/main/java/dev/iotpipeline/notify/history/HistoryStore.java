@@ -104,9 +104,12 @@ public class HistoryStore {
     }
 
     /**
-     * The newest data unit of each device the query matches, the most recently heard devices first. A plain
-     * DISTINCT ON would read every row of the channel; this walks the (channel, device_id, id) index instead,
-     * one probe to find each next device and one for its newest row, so it costs per device, not per row.
+     * The newest data unit of each device the query matches, the most recently heard devices first. It walks
+     * the (channel, device_id, id) index from one device to the next (the next device of the same channel, else
+     * the first of the next channel), then takes each device's newest row: a cost per device, not per row.
+     * Measured on 500,000 rows of 500 devices: 15-90 ms, against 1.3-2 s for DISTINCT ON, which reads every row,
+     * and 20 s for a step written as a row comparison, (channel, device_id) > (...), which the index does not
+     * seek on once the channel is also filtered.
      */
     public List<DataUnit> latestPerDevice(DataUnitQuery query, int limit) {
         var params = new MapSqlParameterSource("limit", limit);
@@ -116,9 +119,12 @@ public class HistoryStore {
                     (SELECT channel, device_id FROM data_units WHERE %1$s ORDER BY channel, device_id LIMIT 1)
                   UNION ALL
                     SELECT next.channel, next.device_id FROM devices d CROSS JOIN LATERAL (
-                        SELECT channel, device_id FROM data_units
-                        WHERE %1$s AND (channel, device_id) > (d.channel, d.device_id)
-                        ORDER BY channel, device_id LIMIT 1) next
+                        (SELECT channel, device_id FROM data_units
+                         WHERE %1$s AND channel = d.channel AND device_id > d.device_id ORDER BY device_id LIMIT 1)
+                        UNION ALL
+                        (SELECT channel, device_id FROM data_units
+                         WHERE %1$s AND channel > d.channel ORDER BY channel, device_id LIMIT 1)
+                        LIMIT 1) next
                 )
                 SELECT newest.body::text FROM devices d CROSS JOIN LATERAL (
                     SELECT id, body FROM data_units
