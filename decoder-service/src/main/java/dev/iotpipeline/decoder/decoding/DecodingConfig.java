@@ -7,8 +7,11 @@ import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.RetryPolicy;
+import dev.iotpipeline.kafka.tracing.RecordTracing;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -22,9 +25,12 @@ class DecodingConfig {
 
     @Bean
     UplinkListener uplinkListener(DeviceTypeRegistry registry, KafkaTemplate<String, Object> kafka,
-            DecoderProperties properties, MeterRegistry meters) {
+            DecoderProperties properties, MeterRegistry meters, KafkaProperties kafkaProperties,
+            ObjectProvider<ObservationRegistry> observations) {
         return new UplinkListener(new UplinkDecoder(registry::resolve, Clock.systemUTC()), kafka,
-                properties.kafka().sendTimeout(), new DecoderMetrics(meters));
+                properties.kafka().sendTimeout(), new DecoderMetrics(meters),
+                new RecordTracing(observations.getIfAvailable(() -> ObservationRegistry.NOOP), "decoder",
+                        kafkaProperties.getConsumer().getGroupId()));
     }
 
     /**

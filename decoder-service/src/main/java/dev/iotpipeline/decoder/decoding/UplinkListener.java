@@ -4,6 +4,7 @@ import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import dev.iotpipeline.kafka.tracing.RecordTracing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -30,13 +31,15 @@ class UplinkListener {
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
     private final DecoderMetrics metrics;
+    private final RecordTracing tracing;
 
     UplinkListener(UplinkDecoder decoder, KafkaOperations<String, Object> kafka, Duration sendTimeout,
-            DecoderMetrics metrics) {
+            DecoderMetrics metrics, RecordTracing tracing) {
         this.decoder = decoder;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
         this.metrics = metrics;
+        this.tracing = tracing;
     }
 
     @KafkaListener(id = "decoder", topics = "#{T(dev.iotpipeline.events.PipelineTopic).UPLINKS_ENCODED.topicName()}",
@@ -44,7 +47,8 @@ class UplinkListener {
     void onBatch(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
         var writes = new ArrayList<List<CompletableFuture<?>>>(records.size());
         for (var record : records) {
-            writes.add(write(record));
+            // Per record, so each data unit and dead letter continues the trace of its own uplink.
+            writes.add(tracing.observe(record, () -> write(record)));
         }
         var all = CompletableFuture.allOf(writes.stream().flatMap(List::stream).toArray(CompletableFuture[]::new));
         try {

@@ -3,29 +3,39 @@ package dev.iotpipeline.notify.live;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.kafka.tracing.RecordTracing;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 
-/** One event of a live stream, with what subscriptions match on and where it sits in its topic. */
+/**
+ * One event of a live stream, with what subscriptions match on, where it sits in its topic, and the trace id
+ * of the uplink it came from (null when its record had none).
+ */
 record LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
-        Instant receivedAt, String json, int partition, long offset) {
+        Instant receivedAt, String json, int partition, long offset, String traceId) {
+
+    LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
+            Instant receivedAt, String json, int partition, long offset) {
+        this(stream, id, channel, deviceType, deviceId, severity, receivedAt, json, partition, offset, null);
+    }
 
     /** Parses a record of {@code stream}'s topic; throws on a record that is not such an event. */
     static LiveEvent of(LiveStream stream, ConsumerRecord<String, byte[]> record) {
         var json = new String(record.value(), StandardCharsets.UTF_8);
+        var traceId = RecordTracing.traceId(record.headers());
         return switch (stream) {
             case DATA_UNITS -> {
                 var unit = EventJson.read(record.value(), DataUnit.class);
                 yield new LiveEvent(stream, unit.id(), unit.channel(), unit.deviceType(), unit.deviceId(), null,
-                        unit.receivedAt(), json, record.partition(), record.offset());
+                        unit.receivedAt(), json, record.partition(), record.offset(), traceId);
             }
             case ALARMS -> {
                 var alarm = EventJson.read(record.value(), AlarmEvent.class);
                 yield new LiveEvent(stream, alarm.id(), alarm.channel(), alarm.deviceType(), alarm.deviceId(),
                         alarm.severity() == null ? null : alarm.severity().name(), alarm.receivedAt(), json,
-                        record.partition(), record.offset());
+                        record.partition(), record.offset(), traceId);
             }
         };
     }

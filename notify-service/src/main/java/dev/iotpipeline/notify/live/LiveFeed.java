@@ -6,6 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 
 /**
  * Tails data-units and alarms from their end on this instance alone (no shared consumer group), so every
@@ -13,6 +16,8 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * reconnecting client can resume exactly.
  */
 final class LiveFeed implements AutoCloseable {
+
+    private static final Logger log = LoggerFactory.getLogger(LiveFeed.class);
 
     private final SubscriptionRegistry registry;
     private final Map<LiveStream, DeliveryLog> logs;
@@ -43,6 +48,14 @@ final class LiveFeed implements AutoCloseable {
     private void onRecord(LiveStream stream, ConsumerRecord<String, byte[]> record) {
         var event = LiveEvent.of(stream, record);
         logs.get(stream).append(event.id(), event.partition(), event.offset());
+        if (event.traceId() != null && log.isDebugEnabled()) {
+            // traceId is the MDC key Micrometer Tracing uses, so this line correlates with the other services'.
+            try (var ignored = MDC.putCloseable("traceId", event.traceId())) {
+                log.debug("Dispatching {} {} of {}", stream.messageType(), event.id(), event.deviceId());
+                registry.dispatch(event);
+            }
+            return;
+        }
         registry.dispatch(event);
     }
 

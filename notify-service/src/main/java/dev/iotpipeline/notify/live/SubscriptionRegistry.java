@@ -64,8 +64,10 @@ final class SubscriptionRegistry {
             return channelOk && filter.matches(event.deviceType(), event.deviceId(), event.severity());
         }
 
+        /** The message; {@code traceId} is optional, so clients that do not know it are unaffected. */
         String envelope(LiveEvent event) {
-            return prefix + event.json() + '}';
+            return event.traceId() == null ? prefix + event.json() + '}'
+                    : prefix + event.json() + ",\"traceId\":\"" + event.traceId() + "\"}";
         }
 
         Seam seam() {

@@ -64,6 +64,18 @@ class SubscriptionRegistryTest {
     }
 
     @Test
+    void shouldAddTheUplinksTraceIdToTheEnvelopeWhenItsRecordHadOne() {
+        registry.add(new Subscription("s-a", "s1", LiveStream.DATA_UNITS, Filter.ANY, null, sinkA));
+        var traced = new LiveEvent(LiveStream.DATA_UNITS, dev.iotpipeline.events.Ids.newId(), "c", "t", "d", null,
+                null, "{\"x\":1}", 0, 0, "4bf92f3577b34da6a3ce929d0e0e4736");
+
+        registry.dispatch(traced);
+
+        assertThat(a).containsExactly("{\"type\":\"data-unit\",\"subscription\":\"s1\",\"data\":{\"x\":1},"
+                + "\"traceId\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}");
+    }
+
+    @Test
     void shouldLimitChannelFreeSubscriptionsToTheTokensChannels() {
         registry.add(new Subscription("s-a", "all", LiveStream.ALARMS, Filter.ANY, Set.of("greenhouse"), sinkA));
         registry.add(new Subscription("s-b", "all", LiveStream.ALARMS, Filter.ANY, null, sinkB));

@@ -4,6 +4,7 @@ import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.AlarmState;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.kafka.tracing.RecordTracing;
 import dev.iotpipeline.rules.rule.CompiledRule;
 import dev.iotpipeline.rules.rule.RuleSet;
 import java.time.Clock;
@@ -11,6 +12,8 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Map;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -31,6 +34,8 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
     private final Duration punctuationInterval;
     private ProcessorContext<String, AlarmEvent> context;
     private KeyValueStore<String, DeviceRuleState> states;
+    /** The data unit being processed; null in punctuations, whose alarms have no triggering record. */
+    private Headers triggering;
 
     AlarmProcessor(RuleSet rules, Clock clock, RuleMetrics metrics, Duration punctuationInterval) {
         this.rules = rules;
@@ -51,6 +56,18 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
     public void process(Record<String, DataUnit> record) {
         long started = System.nanoTime();
         var unit = record.value();
+        triggering = record.headers();
+        int matched;
+        try {
+            matched = evaluateAll(unit);
+        } finally {
+            triggering = null;
+        }
+        metrics.evaluated(matched, System.nanoTime() - started);
+    }
+
+    /** Returns how many rules matched the unit. */
+    private int evaluateAll(DataUnit unit) {
         var matching = rules.matching(unit);
         for (var rule : matching) {
             var key = key(rule.rule().id(), unit.deviceId());
@@ -64,7 +81,7 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
                 states.put(key, next);
             }
         }
-        metrics.evaluated(matching.size(), System.nanoTime() - started);
+        return matching.size();
     }
 
     private DeviceRuleState reported(CompiledRule rule, DeviceRuleState state, DataUnit unit) {
@@ -149,8 +166,16 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
                 current.raisedAt(), Instant.now(clock), current.acknowledgedAt());
     }
 
+    /**
+     * A record built here carries no headers of its input, so the triggering data unit's trace headers are
+     * copied on: its alarm joins the uplink's trace. Its other headers are not the alarm's to carry.
+     */
     private void forward(AlarmEvent event) {
-        context.forward(new Record<>(event.deviceId(), event, clock.millis()));
+        var headers = new RecordHeaders();
+        if (triggering != null) {
+            RecordTracing.copyTraceHeaders(triggering, headers);
+        }
+        context.forward(new Record<>(event.deviceId(), event, clock.millis(), headers));
     }
 
     static String key(String ruleId, String deviceId) {

@@ -87,6 +87,30 @@ class AlarmTopologyTest {
     }
 
     @Test
+    void shouldCarryTheTraceOfTheDataUnitThatRaisedOrClearedTheAlarmAndNoOtherHeader() {
+        rules.apply("r1", threshold("r1", new RuleFilter("irrigation", null, null), "temperature > 30", null, null));
+        var raising = "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01";
+        var clearing = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+
+        dataUnits.pipeInput(traced("dev-1", unit("dev-1", 31.0, 0), raising));
+        dataUnits.pipeInput(traced("dev-1", unit("dev-1", 25.0, 1), clearing));
+
+        var out = alarms.readRecordsToList();
+        assertThat(out).extracting(r -> r.value().state()).containsExactly(AlarmState.ACTIVE, AlarmState.CLEARED);
+        assertThat(out).extracting(r -> new String(r.headers().lastHeader("traceparent").value(),
+                java.nio.charset.StandardCharsets.US_ASCII)).containsExactly(raising, clearing);
+        assertThat(out).allSatisfy(r -> assertThat(r.headers().lastHeader("other")).isNull());
+    }
+
+    private static org.apache.kafka.streams.test.TestRecord<String, DataUnit> traced(String key, DataUnit unit,
+            String traceparent) {
+        var headers = new org.apache.kafka.common.header.internals.RecordHeaders();
+        headers.add("traceparent", traceparent.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+        headers.add("other", new byte[] {1});
+        return new org.apache.kafka.streams.test.TestRecord<>(key, unit, headers, T0);
+    }
+
+    @Test
     void shouldUseTheClearConditionForHysteresis() {
         rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", "temperature < 28", null));
 

@@ -1,0 +1,79 @@
+package dev.iotpipeline.kafka.tracing;
+
+import io.micrometer.observation.ObservationRegistry;
+import java.nio.charset.StandardCharsets;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.springframework.kafka.support.micrometer.KafkaListenerObservation;
+import org.springframework.kafka.support.micrometer.KafkaRecordReceiverContext;
+
+/**
+ * Continues a record's trace where spring-kafka does not: a batch listener is observed per batch at most, so
+ * work done for one record runs here in that record's own listener observation, whose span continues the
+ * record's {@code traceparent}. Sends made inside go through an observed KafkaTemplate, which makes them
+ * child spans and writes their {@code traceparent}. With no observation handlers (tracing off) this is a
+ * plain call.
+ */
+public final class RecordTracing {
+
+    /** The W3C Trace Context headers, copied as they are where no span can be continued (Kafka Streams). */
+    public static final String TRACEPARENT = "traceparent";
+    public static final String TRACESTATE = "tracestate";
+
+    private final ObservationRegistry registry;
+    private final String listenerId;
+    private final String groupId;
+
+    public RecordTracing(ObservationRegistry registry, String listenerId, String groupId) {
+        this.registry = registry;
+        this.listenerId = listenerId;
+        this.groupId = groupId;
+    }
+
+    public <T> T observe(ConsumerRecord<?, ?> record, Supplier<T> work) {
+        if (registry.isNoop()) {
+            return work.get();
+        }
+        return KafkaListenerObservation.LISTENER_OBSERVATION
+                .observation(null, KafkaListenerObservation.DefaultKafkaListenerObservationConvention.INSTANCE,
+                        () -> new KafkaRecordReceiverContext(record, listenerId, listenerId, groupId, () -> null),
+                        registry)
+                .observe(work);
+    }
+
+    /** Puts the trace headers of {@code from} on {@code to}, replacing any there, so an output joins its input's trace. */
+    public static Headers copyTraceHeaders(Headers from, Headers to) {
+        for (var name : new String[] {TRACEPARENT, TRACESTATE}) {
+            var header = from.lastHeader(name);
+            if (header != null) {
+                to.remove(name);
+                to.add(name, header.value());
+            }
+        }
+        return to;
+    }
+
+    /**
+     * The trace id (32 lowercase hex digits) of a {@code traceparent} header, or null without a well-formed
+     * one; checked digit by digit because callers put it into JSON and logs as it is.
+     */
+    public static String traceId(Headers headers) {
+        var header = headers.lastHeader(TRACEPARENT);
+        if (header == null || header.value() == null) {
+            return null;
+        }
+        var value = new String(header.value(), StandardCharsets.US_ASCII);
+        var parts = value.split("-", -1);
+        if (parts.length < 4 || parts[1].length() != 32) {
+            return null;
+        }
+        for (int i = 0; i < 32; i++) {
+            char c = parts[1].charAt(i);
+            if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
+                return null;
+            }
+        }
+        return parts[1];
+    }
+}

@@ -1,0 +1,164 @@
+package dev.iotpipeline.kafka.tracing;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import brave.Tracing;
+import brave.propagation.ThreadLocalCurrentTraceContext;
+import brave.sampler.Sampler;
+import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.tracing.Span;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.brave.bridge.BraveCurrentTraceContext;
+import io.micrometer.tracing.brave.bridge.BravePropagator;
+import io.micrometer.tracing.brave.bridge.BraveTracer;
+import io.micrometer.tracing.brave.bridge.W3CPropagation;
+import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
+import io.micrometer.tracing.propagation.Propagator;
+import java.nio.charset.StandardCharsets;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.header.Headers;
+import org.apache.kafka.common.header.internals.RecordHeaders;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+class RecordTracingTest {
+
+    private static final String TRACE_ID = "4bf92f3577b34da6a3ce929d0e0e4736";
+    private static final String PARENT_SPAN = "00f067aa0ba902b7";
+    private static final String TRACEPARENT = "00-" + TRACE_ID + "-" + PARENT_SPAN + "-01";
+
+    private final Tracing brave = Tracing.newBuilder()
+            .propagationFactory(new W3CPropagation())
+            .currentTraceContext(ThreadLocalCurrentTraceContext.create())
+            .traceId128Bit(true)
+            .sampler(Sampler.ALWAYS_SAMPLE)
+            .build();
+    private final Tracer tracer = new BraveTracer(brave.tracer(),
+            new BraveCurrentTraceContext(brave.currentTraceContext()));
+    private final Propagator propagator = new BravePropagator(brave);
+    private final ObservationRegistry registry = ObservationRegistry.create();
+
+    {
+        registry.observationConfig()
+                .observationHandler(new PropagatingReceiverTracingObservationHandler<>(tracer, propagator));
+    }
+
+    @AfterEach
+    void close() {
+        brave.close();
+    }
+
+    @Test
+    void workRunsInAChildSpanOfTheRecordsTraceparent() {
+        var span = tracing(registry).observe(record(TRACEPARENT), tracer::currentSpan);
+
+        assertThat(span).isNotNull();
+        assertThat(span.context().traceId()).isEqualTo(TRACE_ID);
+        assertThat(span.context().parentId()).isEqualTo(PARENT_SPAN);
+        assertThat(span.context().spanId()).isNotEqualTo(PARENT_SPAN);
+        assertThat(traceIdInjectedFrom(span)).isEqualTo(TRACE_ID);
+        assertThat(tracer.currentSpan()).as("scope closed after the work").isNull();
+    }
+
+    @Test
+    void recordWithoutTraceparentStartsItsOwnTrace() {
+        var span = tracing(registry).observe(record(null), tracer::currentSpan);
+
+        assertThat(span).isNotNull();
+        assertThat(span.context().traceId()).hasSize(32).isNotEqualTo(TRACE_ID);
+    }
+
+    @Test
+    void malformedTraceparentStartsItsOwnTraceInsteadOfFailing() {
+        var span = tracing(registry).observe(record("not-a-traceparent"), tracer::currentSpan);
+
+        assertThat(span).isNotNull();
+        assertThat(span.context().traceId()).hasSize(32);
+    }
+
+    @Test
+    void withoutObservationTheWorkRunsAsAPlainCall() {
+        var result = tracing(ObservationRegistry.NOOP).observe(record(TRACEPARENT), () -> {
+            assertThat(tracer.currentSpan()).isNull();
+            return "done";
+        });
+
+        assertThat(result).isEqualTo("done");
+    }
+
+    @Test
+    void aFailureOfTheWorkReachesTheCaller() {
+        assertThatThrownBy(() -> tracing(registry).observe(record(TRACEPARENT), () -> {
+            throw new IllegalStateException("boom");
+        })).isInstanceOf(IllegalStateException.class).hasMessage("boom");
+        assertThat(tracer.currentSpan()).isNull();
+    }
+
+    @Test
+    void copyTraceHeadersReplacesTheTargetsAndLeavesOthers() {
+        var from = new RecordHeaders();
+        add(from, "traceparent", TRACEPARENT);
+        add(from, "tracestate", "vendor=1");
+        add(from, "other", "not copied");
+        var to = new RecordHeaders();
+        add(to, "traceparent", "00-" + "0".repeat(31) + "1-" + PARENT_SPAN + "-01");
+        add(to, "kept", "yes");
+
+        RecordTracing.copyTraceHeaders(from, to);
+
+        assertThat(to.headers("traceparent")).hasSize(1);
+        assertThat(RecordTracing.traceId(to)).isEqualTo(TRACE_ID);
+        assertThat(new String(to.lastHeader("tracestate").value(), StandardCharsets.UTF_8)).isEqualTo("vendor=1");
+        assertThat(to.lastHeader("kept")).isNotNull();
+        assertThat(to.lastHeader("other")).isNull();
+    }
+
+    @Test
+    void copyTraceHeadersWithNothingToCopyChangesNothing() {
+        var to = new RecordHeaders();
+        add(to, "kept", "yes");
+
+        RecordTracing.copyTraceHeaders(new RecordHeaders(), to);
+
+        assertThat(to.toArray()).hasSize(1);
+    }
+
+    @Test
+    void traceIdIsTheMiddleOfAWellFormedTraceparentOnly() {
+        assertThat(RecordTracing.traceId(headers(TRACEPARENT))).isEqualTo(TRACE_ID);
+        assertThat(RecordTracing.traceId(headers("garbage"))).isNull();
+        assertThat(RecordTracing.traceId(headers("00-abc-" + PARENT_SPAN + "-01"))).isNull();
+        assertThat(RecordTracing.traceId(headers("00-" + "\"".repeat(32) + "-" + PARENT_SPAN + "-01"))).isNull();
+        assertThat(RecordTracing.traceId(headers("00-" + TRACE_ID.toUpperCase() + "-" + PARENT_SPAN + "-01"))).isNull();
+        assertThat(RecordTracing.traceId(new RecordHeaders())).isNull();
+    }
+
+    private static RecordTracing tracing(ObservationRegistry registry) {
+        return new RecordTracing(registry, "decoder", "decoder");
+    }
+
+    private String traceIdInjectedFrom(Span span) {
+        var carrier = new RecordHeaders();
+        propagator.inject(span.context(), carrier, (headers, key, value) -> add(headers, key, value));
+        return RecordTracing.traceId(carrier);
+    }
+
+    private static ConsumerRecord<String, byte[]> record(String traceparent) {
+        var record = new ConsumerRecord<String, byte[]>("uplinks.encoded", 0, 42L, "device-1", new byte[0]);
+        if (traceparent != null) {
+            add(record.headers(), "traceparent", traceparent);
+        }
+        return record;
+    }
+
+    private static Headers headers(String traceparent) {
+        var headers = new RecordHeaders();
+        add(headers, "traceparent", traceparent);
+        return headers;
+    }
+
+    private static void add(Headers headers, String name, String value) {
+        headers.add(name, value.getBytes(StandardCharsets.UTF_8));
+    }
+}
