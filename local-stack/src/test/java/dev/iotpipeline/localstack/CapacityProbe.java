@@ -37,12 +37,7 @@ public final class CapacityProbe {
         int uplinks = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 32;
         var data = Files.createTempDirectory("iot-pipeline-capacity");
-        var settings = new LocalStack.Settings(data, new LocalStack.Ports(EmbeddedStack.freePort(),
-                EmbeddedStack.freePort(), EmbeddedStack.freePort(), EmbeddedStack.freePort()),
-                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3, List.of(), true);
-        var root = Path.of("").toAbsolutePath().getParent();
-        try (var stack = ProcessStack.start(settings, root, EmbeddedStack.freePort(), EmbeddedStack.freePort(),
-                EmbeddedStack.freePort())) {
+        try (var stack = ProcessStacks.start(data)) {
             var http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
             // Warm-up: the JIT and the first batches of every consumer are not what a running stack costs.
             post(stack, http, "warm", uplinks / 4, concurrency);

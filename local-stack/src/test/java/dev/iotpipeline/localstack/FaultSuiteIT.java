@@ -9,10 +9,6 @@ import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.TopicTail;
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -50,7 +46,6 @@ class FaultSuiteIT {
     private static final Duration SETTLE = Duration.ofSeconds(FULL ? 15 : 4);
     private static final Duration OUTAGE = Duration.ofSeconds(FULL ? 10 : 4);
     private static final String CHANNEL = "faults";
-    private static final String RULE_ID_FIELD = "id";
 
     /** When a fault struck and when what it killed was back up (ready), in System.nanoTime(). */
     private record Timing(long faultAt, long upAt) {
@@ -72,14 +67,9 @@ class FaultSuiteIT {
 
     @Test
     void everyAcceptedUplinkEndsAsOneStoredDataUnitOrOneDeadLetterWhateverIsKilled() throws Exception {
-        var settings = new LocalStack.Settings(data, new LocalStack.Ports(EmbeddedStack.freePort(),
-                EmbeddedStack.freePort(), EmbeddedStack.freePort(), EmbeddedStack.freePort()),
-                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3, List.of(), true);
-        var root = Path.of("").toAbsolutePath().getParent();
-        try (var started = ProcessStack.start(settings, root, EmbeddedStack.freePort(), EmbeddedStack.freePort(),
-                EmbeddedStack.freePort())) {
+        try (var started = ProcessStacks.start(data)) {
             stack = started;
-            var ruleId = createRule();
+            var ruleId = ProcessStacks.createHotRule(stack, CHANNEL);
             var phases = new ArrayList<Phase>();
             try (var running = new SteadyLoad(stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES,
                     RATE).start()) {
@@ -285,8 +275,8 @@ class FaultSuiteIT {
                 expected.add(Ids.derive(Ids.derive(sent.accepted().id(), "data-unit"), "alarm:" + ruleId));
             }
         }
-        awaitOrReport(Duration.ofSeconds(60), () -> storedAlarms(ruleId).containsAll(expected));
-        var stored = storedAlarms(ruleId);
+        awaitOrReport(Duration.ofSeconds(60), () -> ProcessStacks.storedAlarms(stack, ruleId).containsAll(expected));
+        var stored = ProcessStacks.storedAlarms(stack, ruleId);
         var missing = new HashSet<>(expected);
         missing.removeAll(stored);
         var extra = new HashSet<>(stored);
@@ -294,19 +284,6 @@ class FaultSuiteIT {
         return new Alarms(expected.size(), stored.size(), missing, extra);
     }
 
-    private Set<UUID> storedAlarms(String ruleId) throws java.sql.SQLException {
-        var stored = new HashSet<UUID>();
-        try (var connection = DriverManager.getConnection(stack.infrastructure().jdbcUrl(), Postgres.USER, "");
-                var statement = connection.prepareStatement("SELECT alarm_id FROM alarms WHERE rule_id = ?")) {
-            statement.setString(1, ruleId);
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    stored.add(rows.getObject(1, UUID.class));
-                }
-            }
-        }
-        return stored;
-    }
 
     /** Dead-letter records of either dead-letter topic, by the topic the failed record came from. */
     private Map<String, Integer> deadLettersBySource() throws InterruptedException {
@@ -322,19 +299,6 @@ class FaultSuiteIT {
         return counts;
     }
 
-    private String createRule() throws Exception {
-        var http = HttpClient.newHttpClient();
-        var response = http.send(HttpRequest.newBuilder(URI.create(stack.url(Service.RULES) + "/rules"))
-                .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"hot\",\"filter\":{\"channel\":\"" + CHANNEL
-                        + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MAJOR\"}")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-        // A rule change takes effect within a second.
-        Thread.sleep(2000);
-        return PipelineClient.json(response.body()).get(RULE_ID_FIELD).asString();
-    }
 
     /** One phase's figures as kept across runs (-Dfaults.runs names a JSON-lines file that collects them). */
     record Measured(String fault, int accepted, int violations, double downUpSeconds, double resumeSeconds,

@@ -6,16 +6,11 @@ import static org.awaitility.Awaitility.await;
 import dev.iotpipeline.events.Ids;
 import java.net.URI;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.file.Path;
-import java.sql.DriverManager;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -39,13 +34,8 @@ class ScaleOutIT {
 
     @Test
     void shouldLoseAndDoubleNothingWhileInstancesOfEveryServiceComeAndGo() throws Exception {
-        var settings = new LocalStack.Settings(data, new LocalStack.Ports(EmbeddedStack.freePort(),
-                EmbeddedStack.freePort(), EmbeddedStack.freePort(), EmbeddedStack.freePort()),
-                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3, List.of(), true);
-        var root = Path.of("").toAbsolutePath().getParent();
-        try (var stack = ProcessStack.start(settings, root, EmbeddedStack.freePort(), EmbeddedStack.freePort(),
-                EmbeddedStack.freePort())) {
-            var ruleId = createRule(stack);
+        try (var stack = ProcessStacks.start(data)) {
+            var ruleId = ProcessStacks.createHotRule(stack, CHANNEL);
             var firstNotify = stack.first(Service.NOTIFY);
             var secondNotify = stack.startInstance(Service.NOTIFY, EmbeddedStack.freePort());
             try (var atFirst = subscribe(firstNotify); var atSecond = subscribe(secondNotify);
@@ -81,8 +71,8 @@ class ScaleOutIT {
                 load.sent().stream().filter(SteadyLoad.Sent::hot).forEach(sent -> expectedAlarms.add(
                         Ids.derive(Ids.derive(sent.accepted().id(), "data-unit"), "alarm:" + ruleId)));
                 await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
-                        .until(() -> storedAlarms(stack, ruleId).containsAll(expectedAlarms));
-                assertThat(storedAlarms(stack, ruleId)).containsExactlyInAnyOrderElementsOf(expectedAlarms);
+                        .until(() -> ProcessStacks.storedAlarms(stack, ruleId).containsAll(expectedAlarms));
+                assertThat(ProcessStacks.storedAlarms(stack, ruleId)).containsExactlyInAnyOrderElementsOf(expectedAlarms);
 
                 // and a subscriber on either notify instance received every data unit
                 var dataUnits = accepted.stream().map(a -> Ids.derive(a.id(), "data-unit").toString()).toList();
@@ -117,37 +107,7 @@ class ScaleOutIT {
         return session.dashboard().ofType("data-unit").stream().map(m -> m.get("data").get("id").asString()).toList();
     }
 
-    private String createRule(ProcessStack stack) throws Exception {
-        var response = http.send(HttpRequest.newBuilder(URI.create(stack.url(Service.RULES) + "/rules"))
-                .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"hot\",\"filter\":{\"channel\":\"" + CHANNEL
-                        + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MAJOR\"}")).build(),
-                HttpResponse.BodyHandlers.ofString());
-        assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
-        var id = PipelineClient.json(response.body()).get("id").asString();
-        // The rule reaches the topology within a second; the load starts after it is listed by the instance.
-        await().atMost(Duration.ofSeconds(10)).until(() -> http.send(HttpRequest.newBuilder(
-                URI.create(stack.url(Service.RULES) + "/rules/" + id))
-                .header("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN).build(),
-                HttpResponse.BodyHandlers.ofString()).statusCode() == 200);
-        pause(1);
-        return id;
-    }
 
-    private static Set<UUID> storedAlarms(ProcessStack stack, String ruleId) throws java.sql.SQLException {
-        var stored = new HashSet<UUID>();
-        try (var connection = DriverManager.getConnection(stack.infrastructure().jdbcUrl(), Postgres.USER, "");
-                var statement = connection.prepareStatement("SELECT alarm_id FROM alarms WHERE rule_id = ?")) {
-            statement.setString(1, ruleId);
-            try (var rows = statement.executeQuery()) {
-                while (rows.next()) {
-                    stored.add(rows.getObject(1, UUID.class));
-                }
-            }
-        }
-        return stored;
-    }
 
     /** Lets the load run: instances join and leave while uplinks keep arriving. */
     private static void pause(int seconds) throws InterruptedException {
