@@ -291,8 +291,11 @@ public final class JavaScriptCodec implements UplinkCodec {
         return run(payload, fPort, true);
     }
 
-    /** The outputs of one decode: {@code normalized} is null when the script has no {@code normalizeUplink}. */
-    public record Trial(Form form, Decoded output, Decoded normalized) {
+    /**
+     * The outputs of one decode: {@code normalized} is null when the script has no {@code normalizeUplink}, and for
+     * any other codec, whose decode is the output itself.
+     */
+    public record Trial(Decoded output, Decoded normalized) {
 
         /** What the pipeline stores: the normalized output when there is one. */
         public Decoded result() {
@@ -336,9 +339,9 @@ public final class JavaScriptCodec implements UplinkCodec {
                         yield normalized(cx, scope, decodeFunction.call(cx, scope, scope, new Object[] {input}),
                                 keepOutput);
                     }
-                    case CHIRPSTACK_V3 -> new Trial(form, fields(decodeFunction.call(cx, scope, scope,
+                    case CHIRPSTACK_V3 -> new Trial(fields(decodeFunction.call(cx, scope, scope,
                             new Object[] {port, byteArray, cx.newObject(scope)}), List.of()), null);
-                    case TTN_V2 -> new Trial(form, fields(decodeFunction.call(cx, scope, scope,
+                    case TTN_V2 -> new Trial(fields(decodeFunction.call(cx, scope, scope,
                             new Object[] {byteArray, port}), List.of()), null);
                 };
             } catch (CodecException | RhinoException e) {
@@ -431,9 +434,9 @@ public final class JavaScriptCodec implements UplinkCodec {
             var normalizedResult = checked(normalize.call(cx, scope, scope, new Object[] {input}));
             var all = new java.util.ArrayList<>(warnings);
             all.addAll(warnings(normalizedResult));
-            return new Trial(form, output, fields(ScriptableObject.getProperty(normalizedResult, "data"), all));
+            return new Trial(output, fields(ScriptableObject.getProperty(normalizedResult, "data"), all));
         }
-        return new Trial(form, fields(data, warnings), null);
+        return new Trial(fields(data, warnings), null);
     }
 
     /** A {@code {data, warnings, errors}} result whose {@code errors} is empty; errors dead-letter the message. */

@@ -133,25 +133,15 @@ final class CodecExamples {
         return Optional.of(new Invalid(field, problem));
     }
 
-    /** What one payload decoded to: the codec's output and, from a script's {@code normalizeUplink}, its output. */
-    record Outputs(Decoded output, Decoded normalized) {
-
-        /** What the pipeline maps and stores. */
-        Decoded result() {
-            return normalized != null ? normalized : output;
-        }
-    }
-
     /**
      * Decodes as the pipeline does, keeping a script's output beside its normalized one; throws what the codec
      * throws ({@link CodecErrorsException} for a script's own errors).
      */
-    static Outputs decode(UplinkCodec codec, byte[] payload, Integer fPort) {
+    static JavaScriptCodec.Trial decode(UplinkCodec codec, byte[] payload, Integer fPort) {
         if (codec instanceof JavaScriptCodec script) {
-            var trial = script.trial(payload, fPort);
-            return new Outputs(trial.output(), trial.normalized());
+            return script.trial(payload, fPort);
         }
-        return new Outputs(codec.decode(payload, fPort), null);
+        return new JavaScriptCodec.Trial(codec.decode(payload, fPort), null);
     }
 
     /** Runs every example, in order, through {@code codec} as the pipeline would; never throws for what a codec does. */
@@ -176,7 +166,7 @@ final class CodecExamples {
     private static void check(UplinkCodec codec, int index, CodecExample example, List<Mismatch> found) {
         var payload = bytes(example.input().bytes());
         var expectedErrors = example.output().errors();
-        Outputs outputs;
+        JavaScriptCodec.Trial outputs;
         try {
             outputs = decode(codec, payload, example.input().fPort());
         } catch (CodecErrorsException e) {

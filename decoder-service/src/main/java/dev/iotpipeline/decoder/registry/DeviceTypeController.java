@@ -6,6 +6,7 @@ import dev.iotpipeline.decoder.codec.CodecException;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.decoder.codec.Decoded;
 import dev.iotpipeline.decoder.codec.InvalidScriptException;
+import dev.iotpipeline.decoder.codec.JavaScriptCodec;
 import dev.iotpipeline.decoder.codec.UplinkCodec;
 import dev.iotpipeline.decoder.decoding.FieldMapper;
 import dev.iotpipeline.events.DeviceType;
@@ -158,7 +159,7 @@ class DeviceTypeController {
             codec = resolved.codec();
             mapping = resolved.type().mapping();
         }
-        CodecExamples.Outputs outputs;
+        JavaScriptCodec.Trial outputs;
         try {
             outputs = CodecExamples.decode(codec, payload, request.fPort());
         } catch (CodecErrorsException e) {
