@@ -1,12 +1,15 @@
-// Live dashboard. On open it shows what the history already holds (the newest data unit of every device, the
-// active alarms), then follows one WebSocket with subscriptions to data units and alarms, reconnecting with
-// `since` so nothing is missed across a drop. Selecting a device charts its recent measurements. The token
-// goes in the subprotocol list and request headers, never in a URL.
+// Live dashboard. On open it lists the devices the history knows (GET /devices: type, last seen, latest
+// measurements) and the active alarms, then follows one WebSocket with subscriptions to data units and alarms,
+// reconnecting with `since` so nothing is missed across a drop. Selecting a device charts each measurement over
+// the last day from GET /data-units/aggregate, extended by its live readings. The token goes in the subprotocol
+// list and request headers, never in a URL.
 (() => {
   'use strict';
   const SVG = 'http://www.w3.org/2000/svg';
   const TREND_POINTS = 30;
-  const CHART_POINTS = 60;
+  const CHART_HOURS = 24;
+  const BUCKET_MINUTES = 15;
+  const BUCKET_MS = BUCKET_MINUTES * 60_000;
   const MAX_DEVICES = 1000;
   // The history API answers from PostgreSQL, which the store writer fills a moment after Kafka; the first
   // subscription replays this much from Kafka as well, so a data unit in flight while the page opens is in
@@ -18,7 +21,8 @@
   let socket = null;
   let session = 0;
   let since = null;
-  let selected = null;
+  let chart = null; // the selected device's buckets: { key, from, to, series: Map(name -> buckets), loaded }
+  let clockOffset = 0; // the server's clock minus this browser's, from the Date of GET /devices
   let unitCount = 0;
   let lastUnitId = null;
   let lastAlarmId = null;
@@ -101,27 +105,30 @@
     $('#device-detail').hidden = true;
     $('#notice').hidden = true;
     $('#device-note').textContent = '';
-    selected = null;
+    $('#charts').replaceChildren();
+    delete $('#charts').dataset.loaded;
+    chart = null;
     unitCount = 0;
     lastUnitId = null;
     lastAlarmId = null;
     showCount();
   }
 
-  /** Reads the newest data unit of each device and the active alarms; answers the server's clock. */
+  /** Reads each device's latest reading and the active alarms; answers the server's clock. */
   async function loadHistory() {
-    const [latest, active] = await Promise.all([
-      get('/data-units/latest', query({ limit: MAX_DEVICES })),
+    const [listed, active] = await Promise.all([
+      get('/devices', query({ limit: MAX_DEVICES })),
       get('/alarms', query({ state: 'ACTIVE', limit: MAX_DEVICES })),
     ]);
-    const units = await latest.json();
-    for (const unit of units) onDataUnit(unit, false);
-    if (units.length >= MAX_DEVICES) {
+    const entries = await listed.json();
+    for (const entry of entries) onListed(entry);
+    if (entries.length >= MAX_DEVICES) {
       $('#device-note').textContent = `(the ${MAX_DEVICES} most recently heard)`;
     }
     for (const alarm of await active.json()) onAlarm(alarm);
-    const date = Date.parse(latest.headers.get('Date'));
-    return Number.isNaN(date) ? Date.now() : date;
+    const date = Date.parse(listed.headers.get('Date'));
+    clockOffset = Number.isNaN(date) ? 0 : date - Date.now();
+    return Date.now() + clockOffset;
   }
 
   function connect() {
@@ -157,7 +164,7 @@
         break;
       case 'data-unit':
         lastUnitId = message.data.id;
-        onDataUnit(message.data, true);
+        onDataUnit(message.data);
         break;
       case 'alarm':
         lastAlarmId = message.data.id;
@@ -182,49 +189,77 @@
     }
   }
 
-  function device(unit) {
-    const key = `${unit.channel}/${unit.deviceId}`;
+  function device(channel, deviceId) {
+    const key = `${channel}/${deviceId}`;
     let known = devices.get(key);
     if (!known) {
       const row = $('#devices tbody').insertRow();
-      row.dataset.device = unit.deviceId;
-      row.dataset.channel = unit.channel;
+      row.dataset.device = deviceId;
+      row.dataset.channel = channel;
       row.tabIndex = 0;
-      row.title = 'Show its measurements';
+      row.title = 'Chart its measurements';
       row.onclick = () => select(key);
       row.onkeydown = (event) => { if (event.key === 'Enter') select(key); };
       for (let i = 0; i < 7; i++) row.insertCell();
-      known = { key, row, channel: unit.channel, deviceId: unit.deviceId, units: [], ids: new Set(), received: 0 };
+      known = { key, row, channel, deviceId, latest: null, listedAt: -Infinity, recent: [], trend: [], received: 0 };
       devices.set(key, known);
     }
     return known;
   }
 
-  // Ids are time-ordered (UUIDv7, compared as their fixed-width text), as the history orders them.
-  function byId(a, b) {
-    return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+  /** A device as GET /devices lists it: its latest reading when the page opened. */
+  function onListed(entry) {
+    const known = device(entry.channel, entry.deviceId);
+    known.listedAt = Date.parse(entry.lastSeen);
+    remember(known, entry.lastDataUnitId);
+    update(known, { id: entry.lastDataUnitId, deviceType: entry.deviceType, receivedAt: entry.lastSeen,
+      measuredAt: entry.measuredAt, measurements: entry.measurements });
+  }
+
+  /** Ids of a device's last few data units, so a unit both listed and replayed (or replayed twice) counts once. */
+  function remember(known, id) {
+    if (known.recent.includes(id)) return false;
+    known.recent.push(id);
+    if (known.recent.length > TREND_POINTS) known.recent.shift();
+    return true;
   }
 
   /**
-   * One data unit from the history or the live feed. The same unit may come from both (or twice from a
-   * replay): its id counts it once. Each device keeps its newest CHART_POINTS units.
+   * A data unit from the live feed. One received before the device's listed reading is already in the history
+   * (and in the aggregate); any other is new: it counts, updates the row if it is the device's latest reading,
+   * and extends the chart of the selected device.
    */
-  function onDataUnit(unit, live) {
-    const known = device(unit);
-    const units = known.units;
-    if (known.ids.has(unit.id)) return;
-    if (units.length >= CHART_POINTS && unit.id < units[0].id) return;
-    units.push(unit);
-    units.sort(byId);
-    known.ids.add(unit.id);
-    while (units.length > CHART_POINTS) known.ids.delete(units.shift().id);
-    if (live) {
-      known.received++;
-      unitCount++;
-      showCount();
+  function onDataUnit(unit) {
+    const known = device(unit.channel, unit.deviceId);
+    if (!remember(known, unit.id) || Date.parse(unit.receivedAt) < known.listedAt) return;
+    known.received++;
+    unitCount++;
+    showCount();
+    update(known, unit);
+    if (chart && chart.key === known.key) {
+      extend(chart, unit);
+      showCharts();
     }
+  }
+
+  /** Which reading is a device's latest, as the history decides: last received, then last measured, then id. */
+  function newer(a, b) {
+    if (!b) return true;
+    const received = Date.parse(a.receivedAt) - Date.parse(b.receivedAt);
+    if (received !== 0) return received > 0;
+    const measured = Date.parse(a.measuredAt) - Date.parse(b.measuredAt);
+    return measured !== 0 ? measured > 0 : a.id > b.id;
+  }
+
+  function update(known, unit) {
+    if (!newer(unit, known.latest)) {
+      showDevice(known);
+      return;
+    }
+    known.latest = unit;
+    const first = numeric(unit)[0];
+    if (first) known.trend = [...known.trend, first[1]].slice(-TREND_POINTS);
     showDevice(known);
-    if (selected === known.key) showCharts(known);
   }
 
   function showCount() {
@@ -236,21 +271,19 @@
   }
 
   function showDevice(known) {
-    const unit = known.units[known.units.length - 1];
-    const measurements = unit.measurements || {};
-    const first = numeric(unit).map(([name]) => name)[0];
-    const trend = first === undefined ? []
-      : known.units.map((u) => (u.measurements || {})[first]).filter((v) => typeof v === 'number').slice(-TREND_POINTS);
+    const unit = known.latest;
     const cells = known.row.cells;
-    cells[0].textContent = unit.channel;
-    cells[1].textContent = unit.deviceId;
+    cells[0].textContent = known.channel;
+    cells[1].textContent = known.deviceId;
     cells[2].textContent = unit.deviceType;
-    cells[3].textContent = Object.entries(measurements).map(([n, v]) => `${n} ${v}`).join(', ');
+    cells[3].textContent = Object.entries(unit.measurements || {}).map(([n, v]) => `${n} ${v}`).join(', ');
     cells[3].className = 'reading';
-    cells[4].replaceChildren(sparkline(trend));
+    cells[4].replaceChildren(sparkline(known.trend));
     cells[5].textContent = known.received;
     cells[5].className = 'count';
-    cells[6].textContent = when(unit.measuredAt);
+    cells[6].textContent = when(unit.receivedAt);
+    cells[6].className = 'seen';
+    cells[6].title = `measured ${when(unit.measuredAt)}`;
   }
 
   function when(iso) {
@@ -264,80 +297,127 @@
     return element;
   }
 
-  /** Points of a line through values, left to right, scaled to fill the box inside the padding. */
-  function points(values, width, height, pad) {
-    const min = Math.min(...values);
-    const span = Math.max(...values) - min;
-    return values.map((v, i) => {
-      const x = values.length === 1 ? width / 2 : pad + (i * (width - 2 * pad)) / (values.length - 1);
-      const y = span === 0 ? height / 2 : height - pad - ((v - min) / span) * (height - 2 * pad);
-      return [Math.round(x * 10) / 10, Math.round(y * 10) / 10];
-    });
-  }
+  const round = (v) => Math.round(v * 100) / 100;
+
+  const path = (coordinates) => coordinates.map(([x, y]) => `${round(x)},${round(y)}`).join(' ');
 
   function sparkline(values) {
     const line = svg('svg', { class: 'trend', viewBox: '0 0 120 24' });
     if (values.length > 1) {
-      line.appendChild(svg('polyline', { points: points(values, 120, 24, 2).map((p) => p.join(',')).join(' ') }));
+      const min = Math.min(...values);
+      const span = Math.max(...values) - min;
+      line.appendChild(svg('polyline', { points: path(values.map((v, i) => [2 + (i * 116) / (values.length - 1),
+        span === 0 ? 12 : 22 - ((v - min) / span) * 20])) }));
     }
     return line;
   }
 
+  /**
+   * Charts the device's measurements over the last CHART_HOURS: what was measured until now (the server's
+   * clock) from GET /data-units/aggregate, what is measured from now on from the live feed, so no reading is
+   * in both. A reading measured earlier but arriving later (a device catching up) shows on the next selection.
+   */
   async function select(key) {
     const known = devices.get(key);
     if (!known) return;
-    selected = key;
     for (const other of devices.values()) other.row.classList.toggle('selected', other.key === key);
     $('#device-detail').hidden = false;
     $('#detail-device').textContent = `${known.deviceId} (${known.channel})`;
-    showCharts(known);
+    $('#detail-span').textContent = `last ${CHART_HOURS} h, ${BUCKET_MINUTES}-minute buckets: average, min–max band`;
+    const to = Date.now() + clockOffset;
+    const mine = { key, from: to - CHART_HOURS * 3600_000, to, series: new Map(), loaded: false };
+    chart = mine;
+    const names = numeric(known.latest).map(([name]) => name);
+    for (const name of names) mine.series.set(name, []);
+    showCharts();
+    if (names.length === 0) return;
+    const search = new URLSearchParams({ channel: known.channel, deviceId: known.deviceId,
+      measurement: names.join(','), from: new Date(mine.from).toISOString(), to: new Date(to).toISOString(),
+      bucket: `PT${BUCKET_MINUTES}M`, fn: 'avg,min,max,count' });
     try {
-      const search = new URLSearchParams({ channel: known.channel, deviceId: known.deviceId, order: 'desc',
-        limit: CHART_POINTS });
-      const page = await (await get('/data-units', search)).json();
-      for (const unit of page.items) onDataUnit(unit, false);
+      const answer = await (await get('/data-units/aggregate', search)).json();
+      if (chart !== mine) return;
+      for (const [name, buckets] of Object.entries(answer.series)) {
+        for (const b of buckets) add(mine, name, { start: Date.parse(b.start), avg: b.avg, min: b.min, max: b.max,
+          count: b.count });
+      }
+      mine.loaded = true;
     } catch (error) {
-      $('#detail-device').textContent = `${known.deviceId} (${known.channel}); history unavailable: ${error.message}`;
+      if (chart !== mine) return;
+      $('#detail-span').textContent = `history unavailable (${error.message}); live readings only`;
     }
+    showCharts();
   }
 
-  /** One small chart per numeric measurement of the selected device, over the units it keeps. */
-  function showCharts(known) {
-    const names = [];
-    for (const unit of known.units) {
-      for (const [name] of numeric(unit)) if (!names.includes(name)) names.push(name);
-    }
-    const first = known.units[0];
-    const last = known.units[known.units.length - 1];
-    $('#detail-span').textContent = known.units.length
-      ? `${known.units.length} data units, ${when(first.measuredAt)} to ${when(last.measuredAt)}` : '';
-    $('#charts').replaceChildren(...names.map((name) => {
-      const values = known.units.map((u) => (u.measurements || {})[name]).filter((v) => typeof v === 'number');
-      return chart(name, values);
-    }));
+  /** A live reading of the selected device, measured after what the aggregate covers, joins its bucket. */
+  function extend(state, unit) {
+    const at = Date.parse(unit.measuredAt);
+    if (!(at >= state.to)) return;
+    const start = Math.floor(at / BUCKET_MS) * BUCKET_MS;
+    for (const [name, v] of numeric(unit)) add(state, name, { start, avg: v, min: v, max: v, count: 1 });
   }
 
-  function chart(name, values) {
+  /** Adds a bucket to a series, merged with the one of the same start (epoch-aligned, as the server's). */
+  function add(state, name, bucket) {
+    if (!state.series.has(name)) state.series.set(name, []);
+    const buckets = state.series.get(name);
+    const same = buckets.find((b) => b.start === bucket.start);
+    if (!same) {
+      buckets.push(bucket);
+      buckets.sort((a, b) => a.start - b.start);
+      return;
+    }
+    same.avg = (same.avg * same.count + bucket.avg * bucket.count) / (same.count + bucket.count);
+    same.min = Math.min(same.min, bucket.min);
+    same.max = Math.max(same.max, bucket.max);
+    same.count += bucket.count;
+  }
+
+  /** One small chart per measurement of the selected device, over the last CHART_HOURS as the feed moves on. */
+  function showCharts() {
+    const known = devices.get(chart.key);
+    const end = Math.max(chart.to, ...[...chart.series.values()].flat().map((b) => b.start + BUCKET_MS));
+    const start = end - CHART_HOURS * 3600_000;
+    const charts = $('#charts');
+    charts.dataset.loaded = String(chart.loaded);
+    charts.dataset.from = new Date(chart.from).toISOString();
+    charts.dataset.to = new Date(chart.to).toISOString();
+    charts.replaceChildren(...[...chart.series].map(([name, buckets]) => figure(name,
+      buckets.filter((b) => b.start + BUCKET_MS > start), start, end, (known.latest.measurements || {})[name])));
+  }
+
+  function figure(name, buckets, start, end, latest) {
     const width = 320;
     const height = 90;
+    const pad = 8;
     const figure = document.createElement('figure');
     figure.className = 'chart';
     figure.dataset.measurement = name;
     const caption = document.createElement('figcaption');
-    const min = Math.min(...values);
-    const max = Math.max(...values);
     caption.innerHTML = '<span class="name"></span> <b class="value"></b> <small class="range"></small>';
     caption.querySelector('.name').textContent = name;
-    caption.querySelector('.value').textContent = values[values.length - 1];
-    caption.querySelector('.range').textContent = `min ${min}, max ${max}`;
-    const plot = svg('svg', { viewBox: `0 0 ${width} ${height}`, 'data-points': values.length, role: 'img',
-      'aria-label': `${name}: ${values.length} values from ${min} to ${max}` });
+    const plot = svg('svg', { viewBox: `0 0 ${width} ${height}`, 'data-points': buckets.length,
+      'data-avg': buckets.map((b) => round(b.avg)).join(','), role: 'img' });
     plot.appendChild(svg('line', { class: 'axis', x1: 0, y1: height - 1, x2: width, y2: height - 1 }));
-    const coordinates = points(values, width, height, 8);
-    plot.appendChild(svg('polyline', { points: coordinates.map((p) => p.join(',')).join(' ') }));
-    const [x, y] = coordinates[coordinates.length - 1];
-    plot.appendChild(svg('circle', { cx: x, cy: y, r: 3 }));
     figure.append(caption, plot);
+    if (buckets.length === 0) {
+      caption.querySelector('.range').textContent = `no readings in the last ${CHART_HOURS} h`;
+      plot.setAttribute('aria-label', `${name}: no readings`);
+      return figure;
+    }
+    const min = Math.min(...buckets.map((b) => b.min));
+    const max = Math.max(...buckets.map((b) => b.max));
+    caption.querySelector('.value').textContent = latest ?? round(buckets[buckets.length - 1].avg);
+    caption.querySelector('.range').textContent = `min ${round(min)}, max ${round(max)}`;
+    plot.setAttribute('aria-label', `${name}: ${buckets.length} buckets from ${round(min)} to ${round(max)}`);
+    const x = (b) => pad + ((b.start + BUCKET_MS / 2 - start) / (end - start)) * (width - 2 * pad);
+    const y = (v) => (max === min ? height / 2 : height - pad - ((v - min) / (max - min)) * (height - 2 * pad));
+    const band = buckets.map((b) => [x(b), y(b.max)]).concat(buckets.map((b) => [x(b), y(b.min)]).reverse());
+    plot.appendChild(svg('polygon', { class: 'band', points: path(band) }));
+    const line = buckets.map((b) => [x(b), y(b.avg)]);
+    plot.appendChild(svg('polyline', { points: path(line) }));
+    const [lastX, lastY] = line[line.length - 1];
+    plot.appendChild(svg('circle', { cx: round(lastX), cy: round(lastY), r: 3 }));
     return figure;
   }
 

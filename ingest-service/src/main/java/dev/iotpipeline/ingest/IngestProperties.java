@@ -20,12 +20,16 @@ public record IngestProperties(
         @Valid @NotNull @DefaultValue Webhooks webhooks,
         @Valid @NotNull @DefaultValue Bench bench) {
 
-    /** How long a request may wait for Kafka before 503, and how many uplinks may await an ack at once. */
+    /**
+     * How long a request may wait for Kafka before 503, how many uplinks may await an ack at once, and the layout
+     * of uplinks.encoded: {@code retention} is how far back the decoder can be replayed.
+     */
     public record Kafka(@NotNull @DefaultValue("5s") Duration sendTimeout,
             @NotNull @DefaultValue("2s") Duration retryAfter,
             @DefaultValue("20000") @Positive int maxInFlight,
-            @DefaultValue("3") @Positive int partitions,
+            @DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
+            @NotNull @DefaultValue("7d") Duration retention,
             @Valid @NotNull @DefaultValue Circuit circuit) {
     }
 

@@ -142,7 +142,7 @@ public final class InvariantChecker {
     private void readStore(Set<UUID> uplinks, Map<UUID, Integer> stored, Set<UUID> extraUnits) throws SQLException {
         try (var connection = DriverManager.getConnection(sources.jdbcUrl(), sources.jdbcUser(), sources.jdbcPassword());
                 var statement = connection.prepareStatement("""
-                        SELECT id, uplink_id, body->'attributes'->>'history' FROM data_units
+                        SELECT id, uplink_id, attributes->>'history' FROM data_units
                         WHERE uplink_id = ANY(?)""")) {
             var all = new ArrayList<>(uplinks);
             for (int from = 0; from < all.size(); from += 5000) {

@@ -28,6 +28,12 @@ public final class LocalStack implements AutoCloseable {
     public record Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, String adminToken,
             int partitions, List<String> properties, boolean durable) {
 
+        /**
+         * Partitions of a topic {@code ./pipeline run} creates: the most instances of a service that can share its
+         * work, fixed once the topic exists; 6 lets 1, 2, 3 or 6 instances each take an equal share.
+         */
+        public static final int DEFAULT_PARTITIONS = 6;
+
         public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, String adminToken,
                 int partitions) {
             this(dataDir, ports, deviceKey, dashboardToken, adminToken, partitions, List.of(), true);

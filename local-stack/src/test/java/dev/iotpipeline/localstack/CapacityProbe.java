@@ -32,10 +32,59 @@ public final class CapacityProbe {
     private CapacityProbe() {
     }
 
+    /** What one run on a fresh stack measured. */
+    private record Run(double seconds, Map<String, Double> cpuMillis, Map<String, Long> topicBytes, long rows,
+            long historyBytes) {
+    }
+
     public static void main(String[] args) throws Exception {
         Locale.setDefault(Locale.ROOT);
         int uplinks = args.length > 0 ? Integer.parseInt(args[0]) : 20_000;
         int concurrency = args.length > 1 ? Integer.parseInt(args[1]) : 32;
+        int runs = args.length > 2 ? Integer.parseInt(args[2]) : 3;
+        var measured = new ArrayList<Run>();
+        for (int i = 0; i < runs; i++) {
+            measured.add(run(uplinks, concurrency));
+            System.err.printf("run %d of %d: %.1f s%n", i + 1, runs, measured.getLast().seconds());
+        }
+        System.out.printf("Uplinks: %,d single POSTs (EM300-TH, 10 bytes) from %d concurrent clients per run, after a"
+                + " warm-up of %,d; %d runs, each on a fresh stack. Figures are the median of the runs, with their range;"
+                + " stored in %s s (%s uplinks/s, everything on this machine's two cores).%n%n",
+                uplinks, concurrency, uplinks / 4, runs, median(measured, Run::seconds, "%.1f"),
+                median(measured, r -> uplinks / r.seconds(), "%,.0f"));
+        System.out.println("| process | CPU ms in all | CPU µs per uplink |");
+        System.out.println("|---|---|---|");
+        for (var name : measured.getFirst().cpuMillis().keySet()) {
+            System.out.printf("| %s | %s | %s |%n", name, median(measured, r -> r.cpuMillis().get(name), "%,.0f"),
+                    median(measured, r -> r.cpuMillis().get(name) * 1000 / uplinks, "%.1f"));
+        }
+        System.out.printf("| **all** | %s | **%s** |%n%n", median(measured, CapacityProbe::totalCpu, "%,.0f"),
+                median(measured, r -> totalCpu(r) * 1000 / uplinks, "%.1f"));
+        System.out.println("| topic (all partitions, replication 1) | bytes per uplink in the log |");
+        System.out.println("|---|---|");
+        for (var topic : measured.getFirst().topicBytes().keySet()) {
+            System.out.printf("| %s | %s |%n", topic,
+                    median(measured, r -> (double) r.topicBytes().getOrDefault(topic, 0L) / uplinks, "%.0f"));
+        }
+        System.out.printf("%nPostgreSQL: the data-unit history (`data_units` partitions with their indexes, and `devices`)"
+                + " holds %s bytes per row.%n", median(measured, r -> (double) r.historyBytes() / r.rows(), "%.0f"));
+    }
+
+    private static double totalCpu(Run run) {
+        return run.cpuMillis().values().stream().mapToDouble(Double::doubleValue).sum();
+    }
+
+    /** The median of a figure over the runs, and its range when they differ: "12.3 (11.0–14.1)". */
+    private static String median(List<Run> runs, java.util.function.ToDoubleFunction<Run> figure, String format) {
+        var values = runs.stream().mapToDouble(figure).sorted().toArray();
+        double median = values.length % 2 == 1 ? values[values.length / 2]
+                : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
+        var text = format.formatted(median);
+        return values.length == 1 ? text
+                : text + " (" + format.formatted(values[0]) + "–" + format.formatted(values[values.length - 1]) + ")";
+    }
+
+    private static Run run(int uplinks, int concurrency) throws Exception {
         var data = Files.createTempDirectory("iot-pipeline-capacity");
         try (var stack = ProcessStacks.start(data)) {
             var http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
@@ -53,33 +102,23 @@ public final class CapacityProbe {
             Thread.sleep(3000);
             var cpuAfter = cpu(stack);
             var bytesAfter = topicBytes(logs);
-
-            System.out.printf("Uplinks: %,d single POSTs (EM300-TH, 10 bytes) from %d concurrent clients, after a warm-up of"
-                    + " %,d; stored in %.1f s (%,.0f uplinks/s, everything on this machine's two cores).%n%n",
-                    uplinks, concurrency, uplinks / 4, seconds, uplinks / seconds);
-            System.out.println("| process | CPU ms in all | CPU µs per uplink |");
-            System.out.println("|---|---|---|");
-            double total = 0;
-            for (var name : cpuAfter.keySet()) {
-                double millis = (cpuAfter.get(name) - cpuBefore.getOrDefault(name, 0L)) / 1e6;
-                total += millis;
-                System.out.printf("| %s | %,.0f | %.1f |%n", name, millis, millis * 1000 / uplinks);
-            }
-            System.out.printf("| **all** | %,.0f | **%.1f** |%n%n", total, total * 1000 / uplinks);
-            System.out.println("| topic (all partitions, replication 1) | bytes per uplink in the log |");
-            System.out.println("|---|---|");
-            for (var topic : bytesAfter.keySet()) {
-                long delta = bytesAfter.get(topic) - bytesBefore.getOrDefault(topic, 0L);
+            var cpuMillis = new LinkedHashMap<String, Double>();
+            cpuAfter.forEach((name, after) -> cpuMillis.put(name, (after - cpuBefore.getOrDefault(name, 0L)) / 1e6));
+            var topicBytes = new LinkedHashMap<String, Long>();
+            bytesAfter.forEach((topic, after) -> {
+                long delta = after - bytesBefore.getOrDefault(topic, 0L);
                 if (delta > 0) {
-                    System.out.printf("| %s | %.0f |%n", topic, (double) delta / uplinks);
+                    topicBytes.put(topic, delta);
                 }
-            }
+            });
             try (var connection = DriverManager.getConnection(stack.infrastructure().jdbcUrl(), Postgres.USER, "");
                     var statement = connection.createStatement();
-                    var rows = statement.executeQuery("SELECT pg_total_relation_size('data_units'), count(*) FROM data_units")) {
+                    var rows = statement.executeQuery("""
+                            SELECT (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
+                                    WHERE inhparent = 'data_units'::regclass)
+                                   + pg_total_relation_size('devices'), (SELECT count(*) FROM data_units)""")) {
                 rows.next();
-                System.out.printf("%nPostgreSQL: `data_units` with its indexes holds %,d rows in %,d bytes: %.0f bytes per row.%n",
-                        rows.getLong(2), rows.getLong(1), (double) rows.getLong(1) / rows.getLong(2));
+                return new Run(seconds, cpuMillis, topicBytes, rows.getLong(2), rows.getLong(1));
             }
         }
     }

@@ -280,7 +280,8 @@ class ComposeFileTest {
         var limits = Pattern.compile("iot\\.security\\.device-keys\\[0]\\.rate-per-second|ingest\\.rate-limit\\..*"
                 + "|ingest\\.limits\\..*|notify\\.websocket\\..*|iot\\.http\\..*|[a-z]+\\.kafka\\.partitions");
         var services = Mode.SINGLE.services();
-        var settings = new LocalStack.Settings(Path.of("data"), LocalStack.Ports.DEFAULT, "key", "dashboard", "admin", 3);
+        var settings = new LocalStack.Settings(Path.of("data"), LocalStack.Ports.DEFAULT, "key", "dashboard", "admin",
+                LocalStack.Settings.DEFAULT_PARTITIONS);
         var infrastructure = new Infrastructure("kafka:9092", "jdbc:postgresql://postgres/iot", "iot", "");
         BUILT.forEach((name, module) -> {
             var expected = new LinkedHashMap<String, String>();

@@ -81,11 +81,19 @@ final class EmbeddedStack {
                 false);
     }
 
+    /** Ports handed out in this JVM: the OS may offer one again before whoever asked for it binds it. */
+    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+
+    /** A port free now and not handed out before in this JVM (KafkaSaslIT once got the same port twice). */
     static int freePort() {
-        try (var socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
+        while (true) {
+            try (var socket = new ServerSocket(0)) {
+                if (HANDED_OUT.add(socket.getLocalPort())) {
+                    return socket.getLocalPort();
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
         }
     }
 }

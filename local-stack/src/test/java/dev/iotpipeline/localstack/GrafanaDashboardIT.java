@@ -3,21 +3,30 @@ package dev.iotpipeline.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.iotpipeline.events.PipelineTopic;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 
 /**
  * Every metric name the Grafana dashboard's panels query is one the four services really expose, checked against
  * their /actuator/prometheus after the traffic each panel is about: accepted and rejected uplinks, a dead letter, a
- * rule that raises an alarm, a live WebSocket subscription, and a dashboard that never reads and is dropped.
+ * rule that raises an alarm, a data unit that does not parse, a live WebSocket subscription, and a dashboard that never reads and is dropped.
  * Several of these meters are registered only when their first event happens.
  */
 class GrafanaDashboardIT {
@@ -34,7 +43,7 @@ class GrafanaDashboardIT {
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
-    void shouldOnlyQueryMetricsTheServicesExpose() {
+    void shouldOnlyQueryMetricsTheServicesExpose() throws Exception {
         var dashboard = GrafanaDashboard.read(GrafanaDashboard.IOT_PIPELINE);
         var channel = "grafana-" + UUID.randomUUID().toString().substring(0, 8);
         assertThat(client.createRule("""
@@ -53,6 +62,13 @@ class GrafanaDashboardIT {
             // Accepted, then dead-lettered by the decoder: no em300th item 0x09/0x99.
             assertThat(client.postUplink(channel, "em300th", "{\"deviceId\":\"broken-1\",\"payloadHex\":\"0999aa\"}")
                     .statusCode()).isEqualTo(202);
+            // A data unit that does not parse: rules and the history writer each dead-letter it to events.dead-letter.
+            try (var producer = new KafkaProducer<>(Map.<String, Object>of(
+                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()),
+                    new StringSerializer(), new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(PipelineTopic.DATA_UNITS.topicName(), "grafana-poison",
+                        "not json".getBytes(StandardCharsets.UTF_8))).get(10, TimeUnit.SECONDS);
+            }
             // A new rule reaches the stream within a second, so a hot uplink sent before that raises nothing:
             // send another until one raises the alarm (while it is active, more hot uplinks raise no second one).
             await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(2)).until(() -> {

@@ -50,7 +50,10 @@ class HistoryOutageIT {
             stack.restartPostgres(() -> {
                 int before = expected.size();
                 await().atMost(Duration.ofSeconds(30)).until(() -> expected.size() >= before + 150);
+                // notify says it is not ready while its database is away
+                await().atMost(Duration.ofSeconds(30)).until(() -> readiness(stack) == 503);
             });
+            await().atMost(Duration.ofSeconds(60)).until(() -> readiness(stack) == 200);
             int restarted = expected.size();
             await().atMost(Duration.ofSeconds(30)).until(() -> expected.size() >= restarted + 100);
             running.set(false);
@@ -67,6 +70,17 @@ class HistoryOutageIT {
                 cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asString();
             } while (cursor != null);
             assertThat(stored).isEqualTo(expected);
+        }
+    }
+
+    private static int readiness(LocalStack stack) {
+        try {
+            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
+                    java.net.URI.create(stack.notifyUrl() + "/actuator/health/readiness"))
+                    .timeout(Duration.ofSeconds(15)).GET().build(),
+                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+        } catch (Exception e) {
+            return -1;
         }
     }
 }

@@ -52,9 +52,10 @@ class InvariantCheckerIT {
         try (var connection = DriverManager.getConnection(stack.infrastructure().jdbcUrl(),
                 stack.infrastructure().jdbcUser(), stack.infrastructure().jdbcPassword());
                 var insert = connection.prepareStatement("""
-                        INSERT INTO data_units (id, uplink_id, channel, device_type, device_id, measured_at,
-                                                received_at, body)
-                        SELECT ?, uplink_id, channel, device_type, device_id, measured_at, received_at, body
+                        INSERT INTO data_units (id, received_at, uplink_id, measured_at, decoded_at, schema_version,
+                                                channel, device_type, device_id, measurements, attributes)
+                        SELECT ?, received_at, uplink_id, measured_at, decoded_at, schema_version, channel,
+                               device_type, device_id, measurements, attributes
                         FROM data_units WHERE id = ?""")) {
             insert.setObject(1, Ids.newId());
             insert.setObject(2, Ids.derive(doubledUplink, "data-unit"));

@@ -154,6 +154,56 @@ abstract class PipelineContract {
     }
 
     @Test
+    void shouldListDevicesWithTheirLatestReadingAndAggregateAMeasurementPerBucket() {
+        var client = client();
+        var channel = channel();
+        // dev-a 20.0 then 21.0 degrees, then dev-b 22.0
+        for (var reading : List.of(Map.entry("dev-a", "C800"), Map.entry("dev-a", "D200"), Map.entry("dev-b", "DC00"))) {
+            assertThat(client.postUplink(channel, "em300th", "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%s\"}"
+                    .formatted(reading.getKey(), reading.getValue())).statusCode()).isEqualTo(202);
+        }
+        await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 3);
+
+        var devices = PipelineClient.json(client.getHistory("/devices?channel=" + channel).body());
+        assertThat(devices.valueStream().map(d -> d.get("deviceId").asString())).containsExactly("dev-b", "dev-a");
+        assertThat(devices.get(1).get("deviceType").asString()).isEqualTo("em300th");
+        assertThat(devices.get(1).get("measurements").get("temperature").asDouble()).isEqualTo(21.0);
+        assertThat(devices.get(1).get("lastSeen").asString()).isNotBlank();
+
+        var from = java.time.Instant.now().minus(Duration.ofDays(1));
+        var to = java.time.Instant.now().plus(Duration.ofDays(1));
+        var aggregate = PipelineClient.json(client.getHistory("/data-units/aggregate?channel=" + channel
+                + "&deviceId=dev-a&measurement=temperature,humidity&bucket=PT1H&fn=min,max,count&from=" + from
+                + "&to=" + to).body());
+        var buckets = aggregate.get("series").get("temperature");
+        assertThat(buckets.valueStream().mapToLong(b -> b.get("count").asLong()).sum()).isEqualTo(2);
+        assertThat(buckets.valueStream().mapToDouble(b -> b.get("min").asDouble()).min().orElseThrow()).isEqualTo(20.0);
+        assertThat(buckets.valueStream().mapToDouble(b -> b.get("max").asDouble()).max().orElseThrow()).isEqualTo(21.0);
+        assertThat(buckets.get(0).has("avg")).as("only the functions asked for").isFalse();
+        assertThat(aggregate.get("series").get("humidity").isEmpty()).as("no humidity in these payloads").isTrue();
+
+        var estimate = PipelineClient.json(client.getHistory("/data-units/count?channel=" + channel + "&estimate=true")
+                .body());
+        assertThat(estimate.get("estimated").asBoolean()).isTrue();
+        assertThat(estimate.get("count").asLong()).isNotNegative();
+
+        var range = "&from=" + from + "&to=" + to;
+        assertThat(client.getHistory("/data-units/aggregate?deviceId=dev-a&measurement=temperature" + range)
+                .statusCode()).as("no channel").isEqualTo(400);
+        for (var bad : List.of("measurement=temperature" + range, "deviceId=dev-a" + range,
+                "deviceId=dev-a&measurement=temperature&bucket=PT0.5S" + range,
+                "deviceId=dev-a&measurement=temperature&bucket=P1M" + range,
+                "deviceId=dev-a&measurement=temperature&fn=median" + range,
+                "deviceId=dev-a&measurement=temperature&bucket=PT1S&from=2020-01-01T00:00:00Z&to=" + to,
+                "deviceId=dev-a&measurement=temperature&from=" + to + "&to=" + from)) {
+            var response = client.getHistory("/data-units/aggregate?channel=" + channel + "&" + bad);
+            assertThat(response.statusCode()).as(bad).isEqualTo(400);
+            assertThat(response.headers().firstValue("Content-Type")).as(bad).hasValueSatisfying(
+                    type -> assertThat(type).startsWith("application/problem+json"));
+        }
+    }
+
+    @Test
     void shouldDeadLetterAnAcceptedUplinkThatCannotBeDecoded() {
         var client = client();
         var response = client.postUplink(channel(), "em300th", "{\"deviceId\":\"broken\",\"payloadHex\":\"0999aa\"}");

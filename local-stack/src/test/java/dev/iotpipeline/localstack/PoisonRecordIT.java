@@ -43,7 +43,7 @@ class PoisonRecordIT {
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
     /** What one poison record must produce: a dead letter in {@code topic} from {@code stage} with {@code cause}. */
-    private record Expected(String key, byte[] value, String source, PipelineTopic topic, String stage, String cause) {
+    private record Expected(String key, byte[] value, String source, PipelineTopic<?> topic, String stage, String cause) {
 
         String describe() {
             return topic.topicName() + " " + stage + " " + cause + " " + key;
@@ -110,8 +110,8 @@ class PoisonRecordIT {
         assertThat(rules.body()).contains("\"kafkaStreams\"").contains("RUNNING");
     }
 
-    private Expected send(KafkaProducer<String, byte[]> producer, PipelineTopic topic, int partition, byte[] value,
-            PipelineTopic deadLetterTopic, String stage, String cause) throws Exception {
+    private Expected send(KafkaProducer<String, byte[]> producer, PipelineTopic<?> topic, int partition, byte[] value,
+            PipelineTopic<?> deadLetterTopic, String stage, String cause) throws Exception {
         var key = "poison-" + run + "-" + topic.topicName() + "-" + partition + "-" + cause;
         var written = producer.send(new ProducerRecord<>(topic.topicName(), partition, key, value))
                 .get(10, TimeUnit.SECONDS);

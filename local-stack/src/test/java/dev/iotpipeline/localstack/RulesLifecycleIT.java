@@ -61,6 +61,21 @@ class RulesLifecycleIT {
                 assertThat(alarm(dashboard, "CLEARED", true).get("alarmId").asString()).isEqualTo(alarmId);
                 await().atMost(Duration.ofSeconds(30)).until(() -> PipelineClient.json(
                         client.getHistory("/alarms/" + alarmId).body()).get("state").asString().equals("CLEARED"));
+
+                // and an alarm raised and cleared unacknowledged is acknowledged afterwards, through rules too
+                client.postUplink("life", "em300th", HOT.formatted("d-2"));
+                await().atMost(Duration.ofSeconds(30)).until(() -> alarms(dashboard, "ACTIVE", false) == 2);
+                client.postUplink("life", "em300th", COOL.formatted("d-2"));
+                await().atMost(Duration.ofSeconds(30)).until(() -> alarms(dashboard, "CLEARED", false) == 1);
+                var clearedId = alarm(dashboard, "CLEARED", false).get("alarmId").asString();
+                await().atMost(Duration.ofSeconds(30)).until(() -> PipelineClient.json(
+                        client.getHistory("/alarms/" + clearedId).body()).get("state").asString().equals("CLEARED"));
+                assertThat(client.post(stack.notifyUrl() + "/alarms/" + clearedId + "/acknowledge",
+                        Map.of("Authorization", "Bearer " + PipelineClient.DASHBOARD_TOKEN), "").statusCode())
+                        .isEqualTo(202);
+                await().atMost(Duration.ofSeconds(30)).until(() -> alarms(dashboard, "CLEARED", true) == 2);
+                await().atMost(Duration.ofSeconds(30)).until(() -> PipelineClient.json(
+                        client.getHistory("/alarms/" + clearedId).body()).get("acknowledged").asBoolean());
             }
         }
     }

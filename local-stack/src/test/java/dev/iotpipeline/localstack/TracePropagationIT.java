@@ -112,7 +112,7 @@ class TracePropagationIT {
     }
 
     /** The trace id on the first record of {@code topic} whose event matches, waiting for it to be written. */
-    private String traceIdOf(PipelineTopic topic, Predicate<JsonNode> event) {
+    private String traceIdOf(PipelineTopic<?> topic, Predicate<JsonNode> event) {
         try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
                 ConsumerConfig.GROUP_ID_CONFIG, "it-trace-" + UUID.randomUUID(),

@@ -38,15 +38,27 @@ public record NotifyProperties(
             @DefaultValue("10000") @Positive int maxConnectionsPerCredential) {
     }
 
-    /** History query limits. */
-    public record History(@DefaultValue("100") @Positive int defaultLimit, @DefaultValue("1000") @Positive int maxLimit) {
+    /**
+     * History query limits, and how long history lasts: data units are dropped a whole day's partition at a time
+     * once the day is older than {@code retention}, cleared alarms once unchanged for {@code alarmRetention} (an
+     * active alarm is never deleted); {@code 0} keeps them forever. Maintenance (partitions created
+     * {@code partitionsAhead} days ahead, retention) runs at start and every {@code maintenanceInterval}. An
+     * aggregate reads the rows received up to {@code aggregateLateness} after its {@code to}.
+     */
+    public record History(@DefaultValue("100") @Positive int defaultLimit, @DefaultValue("1000") @Positive int maxLimit,
+            @NotNull @DefaultValue("90d") Duration retention,
+            @NotNull @DefaultValue("365d") Duration alarmRetention,
+            @DefaultValue("3") @Positive int partitionsAhead,
+            @NotNull @DefaultValue("1h") Duration maintenanceInterval,
+            @DefaultValue("10000") @Positive int maxBuckets,
+            @NotNull @DefaultValue("1d") Duration aggregateLateness) {
     }
 
     /**
      * Topic layout for topics this service reads, and the store writer's retry pace: while the database is
      * away a batch is retried after {@code retryBackoff}, doubling up to {@code retryBackoffMax}, without limit.
      */
-    public record Kafka(@DefaultValue("3") @Positive int partitions,
+    public record Kafka(@DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax) {

@@ -1,19 +1,12 @@
 package dev.iotpipeline.events;
 
 import java.time.Duration;
-import java.util.HashMap;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.errors.WakeupException;
-import org.apache.kafka.common.serialization.ByteArrayDeserializer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +25,7 @@ public final class TopicTail implements AutoCloseable {
     private final String topic;
     private final Start start;
     private final Consumer<ConsumerRecord<String, byte[]>> handler;
-    private final KafkaConsumer<String, byte[]> consumer;
+    private final TopicReader reader;
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Thread thread;
     private volatile boolean running = true;
@@ -47,9 +40,7 @@ public final class TopicTail implements AutoCloseable {
         this.topic = topic;
         this.start = start;
         this.handler = handler;
-        var props = ReaderProperties.reader(clientProperties, "tail-" + topic + "-" + Ids.newId());
-        props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
-        this.consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
+        this.reader = TopicReader.open(clientProperties, "tail-" + topic + "-" + Ids.newId(), topic, Map.of());
         this.thread = Thread.ofPlatform().name("tail-" + topic).daemon().unstarted(this::run);
     }
 
@@ -87,63 +78,44 @@ public final class TopicTail implements AutoCloseable {
 
     private void run() {
         try {
-            List<TopicPartition> partitions = assign();
-            Map<TopicPartition, Long> targets = new HashMap<>(consumer.endOffsets(partitions));
+            while (!reader.assign()) {
+                if (!running) {
+                    return;
+                }
+                log.info("Waiting for topic {} to exist", topic);
+            }
             if (start == Start.END) {
-                consumer.seekToEnd(partitions);
-                targets.clear();
+                reader.seekToEnd();
             } else {
-                consumer.seekToBeginning(partitions);
+                reader.seekToBeginning();
             }
-            var positions = new HashMap<Integer, Long>();
-            partitions.forEach(p -> positions.put(p.partition(), consumer.position(p)));
-            startPositions = Map.copyOf(positions);
-            while (running) {
-                for (var record : consumer.poll(Duration.ofMillis(200))) {
-                    handle(record);
-                }
-                if (!isCaughtUp()) {
-                    targets.entrySet().removeIf(e -> consumer.position(e.getKey()) >= e.getValue());
-                    if (targets.isEmpty()) {
-                        caughtUp.countDown();
-                    }
-                }
-            }
+            startPositions = Map.copyOf(reader.positions());
+            reader.follow(this::handle, caughtUp::countDown);
         } catch (WakeupException stopping) {
             // close() woke us up
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         } catch (RuntimeException e) {
             log.error("Reading {} stopped", topic, e);
         } finally {
-            consumer.close(Duration.ofSeconds(2));
+            reader.close();
         }
     }
 
-    private List<TopicPartition> assign() {
-        while (running) {
-            var infos = consumer.partitionsFor(topic, Duration.ofSeconds(10));
-            if (infos != null && !infos.isEmpty()) {
-                var partitions = infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
-                consumer.assign(partitions);
-                return partitions;
-            }
-            log.info("Waiting for topic {} to exist", topic);
-        }
-        throw new WakeupException();
-    }
-
-    private void handle(ConsumerRecord<String, byte[]> record) {
+    private boolean handle(ConsumerRecord<String, byte[]> record) {
         try {
             handler.accept(record);
         } catch (RuntimeException e) {
             // One bad record must not stop every later one from being seen.
             log.warn("Skipping {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), e.toString());
         }
+        return true;
     }
 
     @Override
     public void close() {
         running = false;
-        consumer.wakeup();
+        reader.stop();
         try {
             thread.join(5000);
         } catch (InterruptedException e) {

@@ -13,9 +13,14 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("rules")
 public record RulesProperties(@Valid @NotNull @DefaultValue Kafka kafka) {
 
-    /** Topic layout for topics this service creates, and how long a rule write may wait for Kafka. */
-    public record Kafka(@DefaultValue("3") @Positive int partitions,
+    /**
+     * Topic layout for topics this service creates, with the retention of those it owns (alarms bounds WebSocket
+     * {@code since} replays of alarms), and how long a rule write may wait for Kafka.
+     */
+    public record Kafka(@DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
+            @NotNull @DefaultValue("30d") Duration alarmsRetention,
+            @NotNull @DefaultValue("30d") Duration deadLetterRetention,
             @NotNull @DefaultValue("10s") Duration sendTimeout) {
     }
 }

@@ -39,9 +39,9 @@ class DecodingConfig {
      */
     @Bean
     DefaultErrorHandler kafkaErrorHandler(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
-            DecoderProperties properties) {
+            DecoderProperties properties, MeterRegistry meters) {
         var recoverer = new DeadLetterRecoverer(kafka, PipelineTopic.DEAD_LETTER, DeadLetterHeaders.STAGE_DECODE,
-                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC());
+                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC(), meters);
         return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax())
                 .errorHandler(recoverer);
     }

@@ -4,9 +4,9 @@ import dev.iotpipeline.decoder.codec.CodecException;
 import dev.iotpipeline.decoder.codec.CodecTimeoutException;
 import dev.iotpipeline.decoder.codec.Decoded;
 import dev.iotpipeline.decoder.registry.ResolvedDeviceType;
+import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EncodedUplink;
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import java.time.Clock;
 import java.time.Instant;
@@ -32,7 +32,7 @@ class UplinkDecoder {
     Outcome decode(byte[] value) {
         EncodedUplink uplink;
         try {
-            uplink = value == null ? null : EventJson.read(value, EncodedUplink.class);
+            uplink = value == null ? null : PipelineTopic.UPLINKS_ENCODED.read(value);
         } catch (JacksonException e) {
             return dead(DeadLetterCause.MALFORMED_EVENT, "malformed event: " + e.getOriginalMessage(), null, null);
         }

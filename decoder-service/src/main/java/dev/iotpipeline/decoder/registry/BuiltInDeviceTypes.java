@@ -2,12 +2,10 @@ package dev.iotpipeline.decoder.registry;
 
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.DeviceType;
-import dev.iotpipeline.events.PipelineTopic;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
@@ -27,9 +25,7 @@ final class BuiltInDeviceTypes {
             if (registry.find(name).isEmpty()) {
                 var type = new DeviceType(name, DeviceType.SCHEMA_VERSION, name, null, builtIn.mapping(),
                         builtIn.description(), Instant.now(clock), List.of(), CodecForm.BUILT_IN);
-                kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), name, type)
-                        .get(timeout.toMillis(), TimeUnit.MILLISECONDS);
-                registry.apply(name, type);
+                registry.save(kafka::send, name, type, timeout);
                 added++;
             }
         }

@@ -12,7 +12,6 @@ import dev.iotpipeline.decoder.decoding.FieldMapper;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.FieldMapping;
 import dev.iotpipeline.events.MeasurementCatalogue;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.web.problem.Problems;
 import java.net.URI;
 import java.time.Clock;
@@ -25,7 +24,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -110,9 +108,7 @@ class DeviceTypeController {
         }
         var type = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, draft.codec(), draft.script(), draft.mapping(),
                 draft.description(), draft.updatedAt(), draft.examples(), CodecForm.of(codec));
-        kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), deviceType, type)
-                .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        registry.apply(deviceType, type, codec);
+        registry.save(kafka::send, deviceType, type, codec, sendTimeout);
         return existed ? ResponseEntity.ok(type)
                 : ResponseEntity.created(URI.create("/device-types/" + deviceType)).body(type);
     }
@@ -120,9 +116,7 @@ class DeviceTypeController {
     @DeleteMapping("/device-types/{deviceType}")
     ResponseEntity<Void> delete(@PathVariable String deviceType) throws Exception {
         registry.find(deviceType).orElseThrow(() -> notFound(deviceType));
-        kafka.send(PipelineTopic.DEVICE_TYPES.topicName(), deviceType, null)
-                .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        registry.apply(deviceType, null);
+        registry.save(kafka::send, deviceType, null, sendTimeout);
         return ResponseEntity.noContent().build();
     }
 

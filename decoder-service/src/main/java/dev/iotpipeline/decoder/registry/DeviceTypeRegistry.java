@@ -3,16 +3,14 @@ package dev.iotpipeline.decoder.registry;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.decoder.codec.UplinkCodec;
 import dev.iotpipeline.events.DeviceType;
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicTail;
+import dev.iotpipeline.events.CompactedRegistry;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,24 +24,28 @@ public final class DeviceTypeRegistry implements AutoCloseable {
 
     private final Map<String, ResolvedDeviceType> types = new ConcurrentHashMap<>();
     private final Codecs codecs;
-    private final TopicTail tail;
+    private final CompactedRegistry<DeviceType> registry;
 
     public DeviceTypeRegistry(Map<String, Object> kafkaClient, Codecs codecs) {
         this.codecs = codecs;
-        this.tail = new TopicTail(kafkaClient, PipelineTopic.DEVICE_TYPES.topicName(), TopicTail.Start.BEGINNING,
-                this::apply);
+        this.registry = new CompactedRegistry<>(kafkaClient, PipelineTopic.DEVICE_TYPES, this::apply);
     }
 
     public DeviceTypeRegistry start(Duration initialLoadTimeout) throws InterruptedException {
-        tail.startReading();
-        if (!tail.awaitCaughtUp(initialLoadTimeout)) {
-            throw new IllegalStateException("device-types topic not readable within " + initialLoadTimeout);
-        }
+        registry.startOrFail(initialLoadTimeout);
         return this;
     }
 
-    private void apply(ConsumerRecord<String, byte[]> record) {
-        apply(record.key(), record.value() == null ? null : EventJson.read(record.value(), DeviceType.class));
+    /** Writes a type whose codec {@code PUT} already built, and applies it with that codec. */
+    public void save(CompactedRegistry.Sender kafka, String name, DeviceType type, UplinkCodec compiled,
+            Duration timeout) throws Exception {
+        registry.writeOnly(kafka, name, type, timeout);
+        apply(name, type, compiled);
+    }
+
+    /** Writes a change (null deletes) and applies it, building the codec. */
+    public void save(CompactedRegistry.Sender kafka, String name, DeviceType type, Duration timeout) throws Exception {
+        registry.write(kafka, name, type, timeout);
     }
 
     /**
@@ -93,6 +95,6 @@ public final class DeviceTypeRegistry implements AutoCloseable {
 
     @Override
     public void close() {
-        tail.close();
+        registry.close();
     }
 }

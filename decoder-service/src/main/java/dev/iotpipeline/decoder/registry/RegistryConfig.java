@@ -3,9 +3,9 @@ package dev.iotpipeline.decoder.registry;
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.TopicPartitions;
 import java.time.Clock;
 import java.time.Duration;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -32,18 +32,13 @@ class RegistryConfig {
         return registry;
     }
 
+    /** Created when missing, so the service also starts against a bare broker; existing ones keep their partitions. */
     @Bean
-    NewTopic dataUnitsTopic(DecoderProperties properties) {
-        return PipelineTopic.DATA_UNITS.newTopic(properties.kafka().partitions(), properties.kafka().replicationFactor());
-    }
-
-    @Bean
-    NewTopic deadLetterTopic(DecoderProperties properties) {
-        return PipelineTopic.DEAD_LETTER.newTopic(properties.kafka().partitions(), properties.kafka().replicationFactor());
-    }
-
-    @Bean
-    NewTopic deviceTypesTopic(DecoderProperties properties) {
-        return PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor());
+    KafkaAdmin.NewTopics decoderTopics(DecoderProperties properties, KafkaAdmin admin) {
+        var k = properties.kafka();
+        return new KafkaAdmin.NewTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+                PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor(), k.dataUnitsRetention()),
+                PipelineTopic.DEAD_LETTER.newTopic(k.partitions(), k.replicationFactor(), k.deadLetterRetention()),
+                PipelineTopic.DEVICE_TYPES.newTopic(1, k.replicationFactor())));
     }
 }

@@ -1,7 +1,8 @@
 package dev.iotpipeline.ingest.devicetype;
 
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicTail;
+import dev.iotpipeline.events.CompactedRegistry;
+import dev.iotpipeline.events.DeviceType;
 import java.util.Map;
 import java.time.Duration;
 import java.util.Set;
@@ -18,18 +19,17 @@ public final class DeviceTypeCatalog implements AutoCloseable {
     private static final Logger log = LoggerFactory.getLogger(DeviceTypeCatalog.class);
 
     private final Set<String> known = ConcurrentHashMap.newKeySet();
-    private final TopicTail tail;
+    private final CompactedRegistry<DeviceType> registry;
 
     public DeviceTypeCatalog(Map<String, Object> kafkaClient, Duration initialLoadTimeout) throws InterruptedException {
-        this.tail = new TopicTail(kafkaClient, PipelineTopic.DEVICE_TYPES.topicName(), TopicTail.Start.BEGINNING,
-                record -> {
-                    if (record.value() == null) {
-                        known.remove(record.key());
-                    } else {
-                        known.add(record.key());
-                    }
-                }).startReading();
-        if (!tail.awaitCaughtUp(initialLoadTimeout)) {
+        this.registry = new CompactedRegistry<>(kafkaClient, PipelineTopic.DEVICE_TYPES, (name, type) -> {
+            if (type == null) {
+                known.remove(name);
+            } else {
+                known.add(name);
+            }
+        });
+        if (!registry.start(initialLoadTimeout)) {
             log.warn("Device types not loaded within {}; unknown types are rejected until they are", initialLoadTimeout);
         }
     }
@@ -39,11 +39,11 @@ public final class DeviceTypeCatalog implements AutoCloseable {
     }
 
     public boolean isLoaded() {
-        return tail.isCaughtUp();
+        return registry.isLoaded();
     }
 
     @Override
     public void close() {
-        tail.close();
+        registry.close();
     }
 }

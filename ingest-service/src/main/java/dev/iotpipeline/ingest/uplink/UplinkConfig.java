@@ -1,6 +1,7 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.TopicPartitions;
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
@@ -14,6 +15,7 @@ import java.time.Clock;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 
 @Configuration(proxyBeanMethods = false)
@@ -37,15 +39,21 @@ class UplinkConfig {
     }
 
     @Bean
+    UplinkIntake uplinkIntake(UplinkPublisher publisher, DeviceRateLimiter rateLimiter, IngestMetrics metrics) {
+        return new UplinkIntake(publisher, rateLimiter, metrics);
+    }
+
+    @Bean
     DeviceRateLimiter deviceRateLimiter(IngestProperties properties) {
         return new DeviceRateLimiter(properties.rateLimit());
     }
 
-    /** Created when missing, so the service also starts against a bare broker. */
+    /** Created when missing, so the service also starts against a bare broker; an existing one keeps its partitions. */
     @Bean
-    NewTopic uplinksTopic(IngestProperties properties) {
-        return PipelineTopic.UPLINKS_ENCODED.newTopic(properties.kafka().partitions(),
-                properties.kafka().replicationFactor());
+    NewTopic uplinksTopic(IngestProperties properties, KafkaAdmin admin) {
+        return TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+                PipelineTopic.UPLINKS_ENCODED.newTopic(properties.kafka().partitions(),
+                        properties.kafka().replicationFactor(), properties.kafka().retention()));
     }
 
     @Bean

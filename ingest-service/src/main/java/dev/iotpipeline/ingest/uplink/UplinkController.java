@@ -2,15 +2,12 @@ package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.web.security.Credential;
-import dev.iotpipeline.ingest.metrics.IngestMetrics;
-import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.media.ArraySchema;
 import io.swagger.v3.oas.annotations.media.Content;
 import io.swagger.v3.oas.annotations.media.Schema;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
 import java.util.List;
-import java.util.concurrent.CompletionException;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -28,18 +25,13 @@ class UplinkController {
     static final String IDEMPOTENCY_KEY = "Idempotency-Key";
 
     private final UplinkFactory factory;
-    private final UplinkPublisher publisher;
     private final RequestItems items;
-    private final DeviceRateLimiter rateLimiter;
-    private final IngestMetrics metrics;
+    private final UplinkIntake intake;
 
-    UplinkController(UplinkFactory factory, UplinkPublisher publisher, RequestItems items,
-            DeviceRateLimiter rateLimiter, IngestMetrics metrics) {
+    UplinkController(UplinkFactory factory, RequestItems items, UplinkIntake intake) {
         this.factory = factory;
-        this.publisher = publisher;
         this.items = items;
-        this.rateLimiter = rateLimiter;
-        this.metrics = metrics;
+        this.intake = intake;
     }
 
     @Operation(summary = "Post one encoded uplink, or a batch (JSON array) validated whole before anything is written",
@@ -51,10 +43,10 @@ class UplinkController {
     ResponseEntity<Object> encoded(@PathVariable String channel, @PathVariable String deviceType,
             @RequestBody byte[] body, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
             @AuthenticationPrincipal Credential.Device principal) {
-        factory.checkTarget(channel, deviceType);
+        var target = factory.target(channel, deviceType);
         var json = items.parse(body);
         var uplinks = items.map(json, UplinkRequest.class,
-                (request, index) -> factory.create(channel, deviceType, request, idempotencyKey, index));
+                (request, index) -> factory.create(target, request, idempotencyKey, index));
         return accept(principal, uplinks, json.isArray(), json.isArray() ? "batch" : "single");
     }
 
@@ -67,29 +59,17 @@ class UplinkController {
     ResponseEntity<Object> decoded(@PathVariable String channel, @RequestBody byte[] body,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
             @AuthenticationPrincipal Credential.Device principal) {
-        factory.checkTarget(channel, UplinkFactory.JSON_DEVICE_TYPE);
+        var target = factory.decodedTarget(channel);
         var json = items.parse(body);
         var uplinks = items.map(json, DecodedRequest.class,
-                (request, index) -> factory.createDecoded(channel, request, idempotencyKey, index));
+                (request, index) -> factory.createDecoded(target, request, idempotencyKey, index));
         return accept(principal, uplinks, json.isArray(), "decoded");
     }
 
-    /**
-     * Shared by every format: rate limit, publish, answer 202 with the ids once Kafka has them all. The
-     * request waits on a virtual thread (spring.threads.virtual.enabled), which measured faster here than
-     * an asynchronous servlet dispatch.
-     */
-    ResponseEntity<Object> accept(Credential.Device principal, List<EncodedUplink> uplinks, boolean batch,
+    /** 202 with the ids once Kafka has them all: one object for a single uplink, a list for a batch. */
+    private ResponseEntity<Object> accept(Credential.Device principal, List<EncodedUplink> uplinks, boolean batch,
             String format) {
-        rateLimiter.acquire(principal, uplinks.size());
-        List<EncodedUplink> sent;
-        try {
-            sent = publisher.publish(uplinks).join();
-        } catch (CompletionException e) {
-            throw e.getCause() instanceof RuntimeException cause ? cause : e;
-        }
-        metrics.accepted(format, sent.size());
-        var accepted = sent.stream().map(u -> new Accepted(u.id(), u.receivedAt())).toList();
+        var accepted = intake.accept(principal, uplinks, format);
         return ResponseEntity.accepted().body(batch ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());
     }
 

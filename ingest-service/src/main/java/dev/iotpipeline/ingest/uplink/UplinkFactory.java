@@ -33,8 +33,12 @@ class UplinkFactory {
         this.clock = clock;
     }
 
-    /** Checks the path names once per request, before any item of a batch. */
-    void checkTarget(String channel, String deviceType) {
+    /** Where a request's uplinks go, checked: only {@link #target} makes one, so no item checks it again. */
+    record Target(String channel, String deviceType) {
+    }
+
+    /** Checks the path names once per request, before any item of a batch; {@code deviceType} may be null. */
+    Target target(String channel, String deviceType) {
         requireName("channel", channel);
         if (deviceType != null) {
             requireName("deviceType", deviceType);
@@ -43,26 +47,31 @@ class UplinkFactory {
                         "Device type '" + deviceType + "' is not registered");
             }
         }
+        return new Target(channel, deviceType);
+    }
+
+    /** The target of decoded measurements: the built-in {@code json} device type. */
+    Target decodedTarget(String channel) {
+        return target(channel, JSON_DEVICE_TYPE);
     }
 
     /**
      * An encoded uplink. The event id comes from the item's {@code id}, else from the Idempotency-Key
      * (with the batch index), else it is new, so a retried request yields the same ids.
      */
-    EncodedUplink create(String channel, String deviceType, UplinkRequest request, String idempotencyKey,
-            Integer index) {
-        checkTarget(channel, deviceType);
+    EncodedUplink create(Target target, UplinkRequest request, String idempotencyKey, Integer index) {
+        var channel = target.channel();
         requireDeviceId(request.deviceId());
         if (request.fPort() != null && (request.fPort() < 0 || request.fPort() > 255)) {
             throw invalid("invalid-field", "fPort must be between 0 and 255");
         }
-        return uplink(channel, deviceType, request.deviceId(), request.fPort(), payload(request), request.measuredAt(),
+        return uplink(target, request.deviceId(), request.fPort(), payload(request), request.measuredAt(),
                 Map.of(), eventId(channel, request.deviceId(), request.id(), idempotencyKey, index));
     }
 
     /** Decoded measurements travel as a JSON payload of the built-in {@code json} device type. */
-    EncodedUplink createDecoded(String channel, DecodedRequest request, String idempotencyKey, Integer index) {
-        checkTarget(channel, JSON_DEVICE_TYPE);
+    EncodedUplink createDecoded(Target target, DecodedRequest request, String idempotencyKey, Integer index) {
+        var channel = target.channel();
         requireDeviceId(request.deviceId());
         if (request.measurements() == null || request.measurements().isEmpty()) {
             throw invalid("missing-field", "measurements must hold at least one value");
@@ -82,27 +91,29 @@ class UplinkFactory {
         }
         byte[] payload = EventJson.write(body);
         requireSize(payload.length);
-        return uplink(channel, JSON_DEVICE_TYPE, request.deviceId(), null, payload, request.measuredAt(), Map.of(),
+        return uplink(target, request.deviceId(), null, payload, request.measuredAt(), Map.of(),
                 eventId(channel, request.deviceId(), request.id(), idempotencyKey, index));
     }
 
     /** An uplink forwarded by a network server; its own message id makes the server's retries idempotent. */
-    EncodedUplink createForwarded(String channel, String deviceType, WebhookUplink forwarded) {
-        checkTarget(channel, deviceType);
+    EncodedUplink createForwarded(Target target, WebhookUplink forwarded) {
         requireDeviceId(forwarded.deviceId());
         if (forwarded.payload() == null || forwarded.payload().length == 0) {
             throw invalid("missing-field", "the uplink carries no payload");
         }
         requireSize(forwarded.payload().length);
-        return uplink(channel, deviceType, forwarded.deviceId(), forwarded.fPort(), forwarded.payload(),
+        return uplink(target, forwarded.deviceId(), forwarded.fPort(), forwarded.payload(),
                 forwarded.receivedByNetwork(), forwarded.metadata(),
-                eventId(channel, forwarded.deviceId(), forwarded.messageId(), null, null));
+                eventId(target.channel(), forwarded.deviceId(), forwarded.messageId(), null, null));
     }
 
-    private EncodedUplink uplink(String channel, String deviceType, String deviceId, Integer fPort, byte[] payload,
-            Instant measuredAt, Map<String, Object> metadata, UUID id) {
-        return new EncodedUplink(id, EncodedUplink.SCHEMA_VERSION, channel, deviceType, deviceId, fPort, payload,
-                Instant.now(clock), measuredAt, metadata);
+    private EncodedUplink uplink(Target target, String deviceId, Integer fPort, byte[] payload, Instant measuredAt,
+            Map<String, Object> metadata, UUID id) {
+        if (target.deviceType() == null) {
+            throw new IllegalArgumentException("an uplink needs a device type: " + target);
+        }
+        return new EncodedUplink(id, EncodedUplink.SCHEMA_VERSION, target.channel(), target.deviceType(), deviceId,
+                fPort, payload, Instant.now(clock), measuredAt, metadata);
     }
 
     private static UUID eventId(String channel, String deviceId, String itemId, String idempotencyKey, Integer index) {

@@ -27,14 +27,13 @@ class WebhookController {
 
     private final UplinkFactory factory;
     private final RequestItems items;
-    private final UplinkController uplinks;
+    private final UplinkIntake intake;
     private final Map<String, String> deviceTypeByModel;
 
-    WebhookController(UplinkFactory factory, RequestItems items, UplinkController uplinks,
-            IngestProperties properties) {
+    WebhookController(UplinkFactory factory, RequestItems items, UplinkIntake intake, IngestProperties properties) {
         this.factory = factory;
         this.items = items;
-        this.uplinks = uplinks;
+        this.intake = intake;
         this.deviceTypeByModel = properties.webhooks().deviceTypes();
     }
 
@@ -44,9 +43,9 @@ class WebhookController {
     ResponseEntity<Object> theThingsStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestBody byte[] body,
             @AuthenticationPrincipal Credential.Device principal) {
-        factory.checkTarget(channel, deviceType);
+        var target = factory.target(channel, deviceType);
         var uplink = NetworkServerFormats.theThingsStack(items.parse(body));
-        return forward(channel, deviceType, uplink, principal, "tts");
+        return forward(target, uplink, principal, "tts");
     }
 
     @Operation(summary = "ChirpStack v4 HTTP integration (JSON encoding); events other than 'up' are acknowledged and ignored")
@@ -56,19 +55,20 @@ class WebhookController {
     ResponseEntity<Object> chirpStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestParam(required = false) String event,
             @RequestBody byte[] body, @AuthenticationPrincipal Credential.Device principal) {
-        factory.checkTarget(channel, deviceType);
+        var target = factory.target(channel, deviceType);
         if (event != null && !event.equals("up")) {
             return ResponseEntity.noContent().build();
         }
         var uplink = NetworkServerFormats.chirpStack(items.parse(body));
-        return forward(channel, deviceType, uplink, principal, "chirpstack");
+        return forward(target, uplink, principal, "chirpstack");
     }
 
-    private ResponseEntity<Object> forward(String channel, String pathType, WebhookUplink uplink,
+    /** Without a device type in the path, the device's model names it (ingest.webhooks.device-types). */
+    private ResponseEntity<Object> forward(UplinkFactory.Target target, WebhookUplink uplink,
             Credential.Device principal, String format) {
-        var deviceType = pathType != null ? pathType : mapped(uplink.model());
-        factory.checkTarget(channel, deviceType);
-        return uplinks.accept(principal, List.of(factory.createForwarded(channel, deviceType, uplink)), false, format);
+        var typed = target.deviceType() != null ? target : factory.target(target.channel(), mapped(uplink.model()));
+        var accepted = intake.accept(principal, List.of(factory.createForwarded(typed, uplink)), format);
+        return ResponseEntity.accepted().body(accepted.getFirst());
     }
 
     private String mapped(String model) {

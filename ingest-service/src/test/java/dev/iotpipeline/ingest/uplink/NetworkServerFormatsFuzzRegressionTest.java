@@ -52,7 +52,7 @@ class NetworkServerFormatsFuzzRegressionTest {
         var uplink = NetworkServerFormats.theThingsStack(event);
 
         assertThat(uplink.model()).isNull();
-        assertThat(factory.createForwarded("c", "em300th", uplink).payload()).containsExactly((byte) 0xAA);
+        assertThat(factory.createForwarded(factory.target("c", "em300th"), uplink).payload()).containsExactly((byte) 0xAA);
     }
 
     private JsonNode json(String text) {

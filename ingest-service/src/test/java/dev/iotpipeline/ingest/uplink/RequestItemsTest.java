@@ -18,7 +18,7 @@ class RequestItemsTest {
         var body = items.parse(bytes("[{\"deviceId\":\"a\",\"payloadHex\":\"01\"},{\"deviceId\":\"b\",\"payloadHex\":\"zz\"}]"));
 
         assertThatThrownBy(() -> items.map(body, UplinkRequest.class,
-                (request, index) -> factory.create("c", "em300th", request, null, index)))
+                (request, index) -> factory.create(factory.target("c", "em300th"), request, null, index)))
                 .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
                     assertThat(e.getBody().getDetail()).startsWith("items[1]: payloadHex is not valid hex");
                     assertThat(e.getBody().getProperties()).containsEntry("index", 1);

@@ -16,7 +16,7 @@ class UplinkFactoryTest {
 
     @Test
     void shouldBuildAnUplinkFromHexPayload() {
-        var uplink = factory.create("irrigation", "em300th",
+        var uplink = factory.create(factory.target("irrigation", "em300th"),
                 new UplinkRequest("dev-1", null, "01755C03673401046865", 85, null, null), null, null);
 
         assertThat(uplink.payload()).hasSize(10);
@@ -29,8 +29,8 @@ class UplinkFactoryTest {
     void shouldGiveTheSameIdToARetryWithTheSameClientId() {
         var request = new UplinkRequest("dev-1", "AXVc", null, null, "msg-7", null);
 
-        var first = factory.create("irrigation", "em300th", request, null, null);
-        var retry = factory.create("irrigation", "em300th", request, null, null);
+        var first = factory.create(factory.target("irrigation", "em300th"), request, null, null);
+        var retry = factory.create(factory.target("irrigation", "em300th"), request, null, null);
 
         assertThat(retry.id()).isEqualTo(first.id());
     }
@@ -70,9 +70,9 @@ class UplinkFactoryTest {
     void shouldDeriveBatchItemIdsFromTheIdempotencyKeyAndIndex() {
         var request = new UplinkRequest("dev-1", "AXVc", null, null, null, null);
 
-        var first = factory.create("irrigation", "em300th", request, "batch-9", 0);
-        var second = factory.create("irrigation", "em300th", request, "batch-9", 1);
-        var retriedFirst = factory.create("irrigation", "em300th", request, "batch-9", 0);
+        var first = factory.create(factory.target("irrigation", "em300th"), request, "batch-9", 0);
+        var second = factory.create(factory.target("irrigation", "em300th"), request, "batch-9", 1);
+        var retriedFirst = factory.create(factory.target("irrigation", "em300th"), request, "batch-9", 0);
 
         assertThat(retriedFirst.id()).isEqualTo(first.id()).isNotEqualTo(second.id());
     }
@@ -81,7 +81,7 @@ class UplinkFactoryTest {
     void shouldCarryDecodedMeasurementsAsAJsonPayload() {
         var factory = new UplinkFactory(t -> true, 1024, Clock.fixed(NOW, ZoneOffset.UTC));
 
-        var uplink = factory.createDecoded("greenhouse",
+        var uplink = factory.createDecoded(factory.decodedTarget("greenhouse"),
                 new DecodedRequest("dev-1", java.util.Map.of("temperature", 21.5), null, null, null), null, null);
 
         assertThat(uplink.deviceType()).isEqualTo("json");
@@ -92,7 +92,7 @@ class UplinkFactoryTest {
     void shouldRejectNonNumericDecodedMeasurements() {
         var factory = new UplinkFactory(t -> true, 1024, Clock.fixed(NOW, ZoneOffset.UTC));
 
-        assertThatThrownBy(() -> factory.createDecoded("greenhouse",
+        assertThatThrownBy(() -> factory.createDecoded(factory.decodedTarget("greenhouse"),
                 new DecodedRequest("dev-1", java.util.Map.of("temperature", "warm"), null, null, null), null, null))
                 .isInstanceOfSatisfying(ErrorResponseException.class,
                         e -> assertThat(e.getBody().getDetail()).contains("must be a finite number"));
@@ -100,13 +100,13 @@ class UplinkFactoryTest {
 
     @Test
     void shouldRejectChannelNamesOutsideThePattern() {
-        assertThatThrownBy(() -> factory.checkTarget("Bad_Channel", "em300th"))
+        assertThatThrownBy(() -> factory.target("Bad_Channel", "em300th"))
                 .isInstanceOfSatisfying(ErrorResponseException.class,
                         e -> assertThat(e.getBody().getType().toString()).endsWith("/invalid-name"));
     }
 
     private void assertProblem(UplinkRequest request, String deviceType, int status, String type) {
-        assertThatThrownBy(() -> factory.create("irrigation", deviceType, request, null, null))
+        assertThatThrownBy(() -> factory.create(factory.target("irrigation", deviceType), request, null, null))
                 .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
                     assertThat(e.getStatusCode().value()).isEqualTo(status);
                     assertThat(e.getBody().getType().toString()).endsWith("/" + type);

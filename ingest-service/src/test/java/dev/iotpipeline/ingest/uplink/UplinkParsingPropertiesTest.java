@@ -66,7 +66,7 @@ class UplinkParsingPropertiesTest {
     void anyEncodedBodyBecomesUplinksOrAClientError(@ForAll("encodedBodies") Body body,
             @ForAll("idempotencyKeys") String idempotencyKey) {
         var uplinks = Fuzz.expect(() -> items.map(items.parse(body.bytes()), UplinkRequest.class,
-                (request, index) -> factory.create("fuzz", "em300th", request, idempotencyKey, index)),
+                (request, index) -> factory.create(factory.target("fuzz", "em300th"), request, idempotencyKey, index)),
                 ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
         if (uplinks != null) {
             assertThat(uplinks).isNotEmpty().hasSizeLessThanOrEqualTo(MAX_BATCH).allSatisfy(uplink -> {
@@ -82,7 +82,7 @@ class UplinkParsingPropertiesTest {
     void anyDecodedBodyBecomesUplinksOrAClientError(@ForAll("decodedBodies") Body body,
             @ForAll("idempotencyKeys") String idempotencyKey) {
         var uplinks = Fuzz.expect(() -> items.map(items.parse(body.bytes()), DecodedRequest.class,
-                (request, index) -> factory.createDecoded("fuzz", request, idempotencyKey, index)),
+                (request, index) -> factory.createDecoded(factory.decodedTarget("fuzz"), request, idempotencyKey, index)),
                 ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
         if (uplinks != null) {
             assertThat(uplinks).isNotEmpty().allSatisfy(uplink -> {
@@ -94,7 +94,7 @@ class UplinkParsingPropertiesTest {
 
     @Property
     void anyTheThingsStackEventBecomesAnUplinkOrAClientError(@ForAll("ttsBodies") Body body) {
-        var uplink = Fuzz.expect(() -> factory.createForwarded("fuzz", "em300th",
+        var uplink = Fuzz.expect(() -> factory.createForwarded(factory.target("fuzz", "em300th"),
                 NetworkServerFormats.theThingsStack(items.parse(body.bytes()))),
                 ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
         if (uplink != null) {
@@ -105,7 +105,7 @@ class UplinkParsingPropertiesTest {
 
     @Property
     void anyChirpStackEventBecomesAnUplinkOrAClientError(@ForAll("chirpStackBodies") Body body) {
-        var uplink = Fuzz.expect(() -> factory.createForwarded("fuzz", "em300th",
+        var uplink = Fuzz.expect(() -> factory.createForwarded(factory.target("fuzz", "em300th"),
                 NetworkServerFormats.chirpStack(items.parse(body.bytes()))),
                 ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
         if (uplink != null) {
@@ -117,7 +117,7 @@ class UplinkParsingPropertiesTest {
     @Property
     void anyPathIsATargetOrAClientError(@ForAll("channels") String channel, @ForAll("names") String deviceType) {
         Fuzz.expect(() -> {
-            factory.checkTarget(channel, deviceType);
+            factory.target(channel, deviceType);
             return channel;
         }, ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
     }

@@ -2,17 +2,27 @@ package dev.iotpipeline.notify.history;
 
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.TopicPartitions;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.RetryPolicy;
 import dev.iotpipeline.notify.NotifyProperties;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 
@@ -20,14 +30,46 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 @Import(ListenerServiceConfiguration.class)
 class HistoryConfig {
 
+    private static final Logger log = LoggerFactory.getLogger(HistoryConfig.class);
+
     @Bean
-    HistoryStore historyStore(NamedParameterJdbcTemplate jdbc) {
-        return new HistoryStore(jdbc);
+    HistoryStore historyStore(NamedParameterJdbcTemplate jdbc, NotifyProperties properties) {
+        return new HistoryStore(jdbc, properties.history().aggregateLateness());
     }
 
     @Bean
-    HistoryWriter historyWriter(HistoryStore store) {
-        return new HistoryWriter(store::storeDataUnits, store::storeAlarms);
+    HistoryMaintenance historyMaintenance(JdbcTemplate jdbc, TransactionTemplate transactions,
+            NotifyProperties properties) {
+        var history = properties.history();
+        return new HistoryMaintenance(jdbc, transactions, history.retention(), history.alarmRetention(),
+                history.partitionsAhead(), Clock.systemUTC());
+    }
+
+    /** Runs maintenance at start, then every interval; a failed run (database away) is retried at the next. */
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService historyMaintenanceSchedule(HistoryMaintenance maintenance, NotifyProperties properties) {
+        var scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("history-maintenance")
+                .daemon().factory());
+        long every = properties.history().maintenanceInterval().toMillis();
+        scheduler.scheduleWithFixedDelay(() -> {
+            try {
+                maintenance.run();
+            } catch (RuntimeException e) {
+                log.warn("History maintenance failed, next try in {}: {}", properties.history().maintenanceInterval(),
+                        e.toString());
+            }
+        }, 0, every, TimeUnit.MILLISECONDS);
+        return scheduler;
+    }
+
+    @Bean
+    AlarmStore alarmStore(NamedParameterJdbcTemplate jdbc) {
+        return new AlarmStore(jdbc);
+    }
+
+    @Bean
+    HistoryWriter historyWriter(HistoryStore store, AlarmStore alarms) {
+        return new HistoryWriter(store::storeDataUnits, alarms::storeAlarms);
     }
 
     /**
@@ -36,16 +78,17 @@ class HistoryConfig {
      */
     @Bean
     DefaultErrorHandler kafkaErrorHandler(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
-            NotifyProperties properties) {
+            NotifyProperties properties, MeterRegistry meters) {
         var recoverer = new DeadLetterRecoverer(kafka, PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_STORE,
-                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC());
+                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC(), meters);
         return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax())
                 .errorHandler(recoverer);
     }
 
     @Bean
-    NewTopic eventsDeadLetterTopic(NotifyProperties properties) {
-        return PipelineTopic.EVENTS_DEAD_LETTER.newTopic(properties.kafka().partitions(),
-                properties.kafka().replicationFactor());
+    NewTopic eventsDeadLetterTopic(NotifyProperties properties, KafkaAdmin admin) {
+        return TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+                PipelineTopic.EVENTS_DEAD_LETTER.newTopic(properties.kafka().partitions(),
+                        properties.kafka().replicationFactor()));
     }
 }

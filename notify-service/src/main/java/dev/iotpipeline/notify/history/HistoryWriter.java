@@ -3,7 +3,6 @@ package dev.iotpipeline.notify.history;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
@@ -97,7 +96,7 @@ class HistoryWriter {
         }
         var json = new String(record.value(), StandardCharsets.UTF_8);
         if (isDataUnit(record)) {
-            var unit = EventJson.read(record.value(), DataUnit.class);
+            var unit = PipelineTopic.DATA_UNITS.read(record.value());
             require(unit.id(), "id");
             require(unit.uplinkId(), "uplinkId");
             require(unit.channel(), "channel");
@@ -107,7 +106,7 @@ class HistoryWriter {
             require(unit.receivedAt(), "receivedAt");
             return new Row(index, new HistoryStore.Stored<>(unit, json), null);
         }
-        var alarm = EventJson.read(record.value(), AlarmEvent.class);
+        var alarm = PipelineTopic.ALARMS.read(record.value());
         require(alarm.id(), "id");
         require(alarm.alarmId(), "alarmId");
         require(alarm.ruleId(), "ruleId");

@@ -191,7 +191,7 @@ class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocol
             replay.run(subscription, from);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-        } catch (IllegalStateException overflow) {
+        } catch (Seam.Overflow overflow) {
             // Live traffic outran the replay; the client resumes from what it got.
             metrics.dropped("replay-overflow");
             subscription.sink.close(SessionSender.TOO_SLOW);

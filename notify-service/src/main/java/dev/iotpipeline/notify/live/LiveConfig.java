@@ -1,6 +1,7 @@
 package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.TopicPartitions;
 import dev.iotpipeline.notify.NotifyProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
@@ -47,9 +48,10 @@ class LiveConfig implements WebSocketConfigurer {
     @Bean(destroyMethod = "close")
     LiveFeed liveFeed(KafkaAdmin admin) throws InterruptedException {
         var k = properties.kafka();
-        admin.createOrModifyTopics(PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
+        admin.createOrModifyTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+                PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
-                PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor()));
+                PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor())));
         return new LiveFeed(kafkaClient, registry, logs).start(Duration.ofSeconds(60));
     }
 

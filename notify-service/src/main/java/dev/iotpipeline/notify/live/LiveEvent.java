@@ -1,8 +1,6 @@
 package dev.iotpipeline.notify.live;
 
-import dev.iotpipeline.events.AlarmEvent;
-import dev.iotpipeline.events.DataUnit;
-import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -27,12 +25,12 @@ record LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, 
         var traceId = RecordTracing.traceId(record.headers());
         return switch (stream) {
             case DATA_UNITS -> {
-                var unit = EventJson.read(record.value(), DataUnit.class);
+                var unit = PipelineTopic.DATA_UNITS.read(record.value());
                 yield new LiveEvent(stream, unit.id(), unit.channel(), unit.deviceType(), unit.deviceId(), null,
                         unit.receivedAt(), json, record.partition(), record.offset(), traceId);
             }
             case ALARMS -> {
-                var alarm = EventJson.read(record.value(), AlarmEvent.class);
+                var alarm = PipelineTopic.ALARMS.read(record.value());
                 yield new LiveEvent(stream, alarm.id(), alarm.channel(), alarm.deviceType(), alarm.deviceId(),
                         alarm.severity() == null ? null : alarm.severity().name(), alarm.receivedAt(), json,
                         record.partition(), record.offset(), traceId);

@@ -11,9 +11,9 @@ enum LiveStream {
 
     private final String streamName;
     private final String messageType;
-    private final PipelineTopic topic;
+    private final PipelineTopic<?> topic;
 
-    LiveStream(String streamName, String messageType, PipelineTopic topic) {
+    LiveStream(String streamName, String messageType, PipelineTopic<?> topic) {
         this.streamName = streamName;
         this.messageType = messageType;
         this.topic = topic;
@@ -27,7 +27,7 @@ enum LiveStream {
         return messageType;
     }
 
-    PipelineTopic topic() {
+    PipelineTopic<?> topic() {
         return topic;
     }
 

@@ -59,11 +59,11 @@ final class Seam {
      * The live events that waited and are not covered by the replay, in arrival order; once none are left the
      * seam opens, this returns empty and later events pass straight through {@link #passLive}.
      */
-    Optional<List<Pending>> takeWaiting() {
+    Optional<List<Pending>> takeWaiting() throws Overflow {
         lock.lock();
         try {
             if (overflowed) {
-                throw new IllegalStateException("more than " + maxPending + " live events arrived during the replay");
+                throw new Overflow(maxPending);
             }
             if (pending.isEmpty()) {
                 pending = null;
@@ -82,5 +82,13 @@ final class Seam {
 
     private boolean isNew(LiveEvent event) {
         return event.offset() > covered.getOrDefault(event.partition(), -1L);
+    }
+
+    /** Live traffic outran the replay: more live events arrived meanwhile than the seam may hold. */
+    static final class Overflow extends Exception {
+
+        Overflow(int maxPending) {
+            super("more than " + maxPending + " live events arrived during the replay", null, false, false);
+        }
     }
 }

@@ -119,7 +119,7 @@ class HistoryWriterTest {
         return new ConsumerRecord<>(PipelineTopic.ALARMS.topicName(), 0, offset++, deviceId, EventJson.write(alarm));
     }
 
-    private ConsumerRecord<String, byte[]> raw(PipelineTopic topic, String value) {
+    private ConsumerRecord<String, byte[]> raw(PipelineTopic<?> topic, String value) {
         return new ConsumerRecord<>(topic.topicName(), 0, offset++, "dev-x", value.getBytes(StandardCharsets.UTF_8));
     }
 }

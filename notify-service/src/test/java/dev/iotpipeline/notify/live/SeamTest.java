@@ -14,7 +14,7 @@ class SeamTest {
     }
 
     @Test
-    void shouldHoldLiveEventsUntilTheReplayEndsThenPassOnlyThoseBeyondIt() {
+    void shouldHoldLiveEventsUntilTheReplayEndsThenPassOnlyThoseBeyondIt() throws Seam.Overflow {
         var seam = new Seam(10);
         var covered = at(0, 4);
         var beyond = at(0, 5);
@@ -38,6 +38,6 @@ class SeamTest {
         seam.passLive(at(0, 0), "a");
         seam.passLive(at(0, 1), "b");
 
-        assertThatThrownBy(seam::takeWaiting).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(seam::takeWaiting).isInstanceOf(Seam.Overflow.class);
     }
 }

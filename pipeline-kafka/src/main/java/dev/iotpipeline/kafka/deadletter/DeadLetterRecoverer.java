@@ -7,6 +7,8 @@ import java.io.StringWriter;
 import java.time.Clock;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -30,19 +32,22 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
     private static final int MAX_REASON = 1000;
     private static final int MAX_STACK_TRACE = 16_000;
 
-    private final PipelineTopic topic;
+    private final PipelineTopic<?> topic;
     private final String stage;
+    private final MeterRegistry meters;
 
     /**
      * @param template sends the dead letters; must serialize the consumed key and value types as they are
      * @param group the consumer group (or Streams application id), written when the failure does not name it
+     * @param meters counts dead letters as {@code pipeline.dead.letters} by topic, stage and cause
      */
-    public DeadLetterRecoverer(KafkaOperations<?, ?> template, PipelineTopic topic, String stage, String group,
-            Clock clock) {
+    public DeadLetterRecoverer(KafkaOperations<?, ?> template, PipelineTopic<?> topic, String stage, String group,
+            Clock clock, MeterRegistry meters) {
         // A negative partition lets the producer choose by key: the dead-letter topic need not mirror the source.
         super(template, (record, e) -> new TopicPartition(topic.topicName(), -1));
         this.topic = topic;
         this.stage = stage;
+        this.meters = meters;
         setExceptionHeadersCreator(DeadLetterRecoverer::exceptionHeaders);
         setHeadersFunction((record, e) -> pipelineHeaders(record, e, stage, group, clock));
     }
@@ -50,6 +55,9 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
     @Override
     public void accept(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer, Exception exception) {
         super.accept(record, consumer, exception);
+        Counter.builder("pipeline.dead.letters").description("Records sent to a dead-letter topic")
+                .tag("topic", topic.topicName()).tag("stage", stage).tag("cause", causeTag(exception))
+                .register(meters).increment();
         log.warn("Dead-lettered {}-{}@{} to {} ({}): {}", record.topic(), record.partition(), record.offset(),
                 topic.topicName(), causeTag(exception), reason(exception));
     }

@@ -2,6 +2,7 @@ package dev.iotpipeline.kafka.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
 import java.nio.charset.StandardCharsets;
@@ -28,9 +29,10 @@ class DeadLetterRecovererTest {
     private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
 
     private final MockProducer<String, byte[]> producer = new KeptOpen();
+    private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final DeadLetterRecoverer recoverer = new DeadLetterRecoverer(
             new KafkaTemplate<>(new MockProducerFactory<>(() -> producer)), PipelineTopic.EVENTS_DEAD_LETTER,
-            DeadLetterHeaders.STAGE_STORE, "notify-store", Clock.fixed(NOW, ZoneOffset.UTC));
+            DeadLetterHeaders.STAGE_STORE, "notify-store", Clock.fixed(NOW, ZoneOffset.UTC), meters);
     private final ConsumerRecord<String, byte[]> record = new ConsumerRecord<>("data-units", 2, 41, "dev\u0000-1",
             "{\"deviceId\":\"dev\\u0000-1\"}".getBytes(StandardCharsets.UTF_8));
 
@@ -61,6 +63,8 @@ class DeadLetterRecovererTest {
         assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_CAUSE_FQCN)).isEqualTo(SQLException.class.getName());
         assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_MESSAGE)).contains("0x00");
         assertThat(dead.headers().headers(KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP)).hasSize(1);
+        assertThat(meters.get("pipeline.dead.letters").tags("topic", "events.dead-letter", "stage", "store",
+                "cause", "rejected-by-store").counter().count()).isEqualTo(1);
     }
 
     @Test

@@ -3,6 +3,7 @@ package dev.iotpipeline.rules.alarm;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.TopicPartitions;
 import dev.iotpipeline.kafka.StreamsServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.StreamsDeadLetters;
@@ -24,6 +25,7 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.kafka.annotation.EnableKafkaStreams;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
@@ -47,9 +49,10 @@ class AlarmStreamConfig {
      * events.dead-letter with its cause, and evaluation goes on with the next record.
      */
     @Bean
-    StreamsBuilderFactoryBeanConfigurer deadLetters(DeadLetterKafka kafka, KafkaProperties properties) {
+    StreamsBuilderFactoryBeanConfigurer deadLetters(DeadLetterKafka kafka, KafkaProperties properties,
+            MeterRegistry meters) {
         var recoverer = new DeadLetterRecoverer(kafka.template, PipelineTopic.EVENTS_DEAD_LETTER,
-                DeadLetterHeaders.STAGE_RULES, properties.getStreams().getApplicationId(), Clock.systemUTC());
+                DeadLetterHeaders.STAGE_RULES, properties.getStreams().getApplicationId(), Clock.systemUTC(), meters);
         return factoryBean -> {
             var config = factoryBean.getStreamsConfiguration();
             StreamsDeadLetters.configure(config, recoverer);
@@ -63,9 +66,10 @@ class AlarmStreamConfig {
     }
 
     @Bean
-    NewTopic eventsDeadLetterTopic(RulesProperties properties) {
-        return PipelineTopic.EVENTS_DEAD_LETTER.newTopic(properties.kafka().partitions(),
-                properties.kafka().replicationFactor());
+    NewTopic eventsDeadLetterTopic(RulesProperties properties, KafkaAdmin admin) {
+        return TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+                PipelineTopic.EVENTS_DEAD_LETTER.newTopic(properties.kafka().partitions(),
+                        properties.kafka().replicationFactor(), properties.kafka().deadLetterRetention()));
     }
 
     /**

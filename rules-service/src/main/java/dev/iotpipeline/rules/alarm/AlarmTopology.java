@@ -1,8 +1,6 @@
 package dev.iotpipeline.rules.alarm;
 
-import dev.iotpipeline.events.AlarmCommand;
 import dev.iotpipeline.events.AlarmEvent;
-import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventSerde;
 import dev.iotpipeline.events.PipelineTopic;
@@ -37,18 +35,18 @@ public final class AlarmTopology {
         builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALARM_STATE_STORE),
                 Serdes.String(), new EventSerde<>(DeviceRuleState.class)));
         var fromData = builder.stream(PipelineTopic.DATA_UNITS.topicName(),
-                        Consumed.with(Serdes.String(), strict(DataUnit.class,
+                        Consumed.with(Serdes.String(), strict(PipelineTopic.DATA_UNITS,
                                 unit -> unit.id() != null && unit.deviceId() != null && unit.receivedAt() != null,
                                 "id, deviceId and receivedAt")))
                 .filter((deviceId, unit) -> unit != null)
                 .process(() -> new AlarmProcessor(rules, clock, metrics, punctuationInterval), ALARM_STATE_STORE);
         var fromCommands = builder.stream(PipelineTopic.ALARM_COMMANDS.topicName(),
-                        Consumed.with(Serdes.String(), strict(AlarmCommand.class, command -> command.alarmId() != null,
+                        Consumed.with(Serdes.String(), strict(PipelineTopic.ALARM_COMMANDS, command -> command.alarmId() != null,
                                 "alarmId")))
                 .filter((deviceId, command) -> command != null)
                 .process(CommandProcessor::new, ALARM_STATE_STORE);
         var alarms = fromData.merge(fromCommands);
-        alarms.to(PipelineTopic.ALARMS.topicName(), Produced.with(Serdes.String(), new EventSerde<>(AlarmEvent.class)));
+        alarms.to(PipelineTopic.ALARMS.topicName(), Produced.with(Serdes.String(), PipelineTopic.ALARMS.valueSerde()));
         return alarms;
     }
 
@@ -56,12 +54,13 @@ public final class AlarmTopology {
      * The event serde, but a value that is not the event, or lacks what evaluation needs, fails to deserialize
      * as malformed-event, so the deserialization handler dead-letters it instead of a filter dropping it.
      */
-    static <T> Serde<T> strict(Class<T> type, Predicate<T> complete, String required) {
-        var events = new EventSerde<>(type);
-        Deserializer<T> reader = (topic, bytes) -> {
+    static <T> Serde<T> strict(PipelineTopic<T> topic, Predicate<T> complete, String required) {
+        var events = topic.valueSerde();
+        var type = topic.valueType();
+        Deserializer<T> reader = (name, bytes) -> {
             T event;
             try {
-                event = events.deserializer().deserialize(topic, bytes);
+                event = events.deserializer().deserialize(name, bytes);
             } catch (RuntimeException e) {
                 throw new UnprocessableRecordException(DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
                         "not a " + type.getSimpleName() + ": " + e.getMessage(), e);

@@ -2,6 +2,7 @@ package dev.iotpipeline.rules.alarm;
 
 import dev.iotpipeline.events.AlarmCommand;
 import dev.iotpipeline.events.AlarmEvent;
+import dev.iotpipeline.events.AlarmState;
 import dev.iotpipeline.events.Ids;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;
@@ -10,8 +11,9 @@ import org.apache.kafka.streams.state.KeyValueStore;
 
 /**
  * Applies operator commands to the alarm state: an acknowledgement marks the active alarm acknowledged, so
- * its later clear says so too, and emits the acknowledged alarm. A command for an alarm that is no longer
- * active changes nothing here.
+ * its later clear says so too, and emits the acknowledged alarm. An acknowledgement of an alarm already cleared
+ * (the command carries it as the history holds it) emits that alarm acknowledged, so every alarm event comes
+ * from here.
  */
 class CommandProcessor implements Processor<String, AlarmCommand, String, AlarmEvent> {
 
@@ -33,15 +35,25 @@ class CommandProcessor implements Processor<String, AlarmCommand, String, AlarmE
         }
         var key = AlarmProcessor.key(command.ruleId(), command.deviceId());
         var state = states.get(key);
-        if (state == null || state.active() == null || !state.active().alarmId().equals(command.alarmId())
-                || state.active().acknowledged()) {
+        if (state != null && state.active() != null && state.active().alarmId().equals(command.alarmId())) {
+            if (!state.active().acknowledged()) {
+                var acknowledged = acknowledged(state.active(), command);
+                states.put(key, state.withActive(acknowledged));
+                context.forward(new Record<>(acknowledged.deviceId(), acknowledged, record.timestamp()));
+            }
             return;
         }
-        var a = state.active();
-        var acknowledged = new AlarmEvent(Ids.derive(a.alarmId(), "acknowledged"), AlarmEvent.SCHEMA_VERSION,
-                a.alarmId(), a.ruleId(), a.ruleName(), a.severity(), a.state(), true, a.channel(), a.deviceType(),
-                a.deviceId(), a.dataUnitId(), a.values(), a.receivedAt(), a.raisedAt(), null, command.at());
-        states.put(key, state.withActive(acknowledged));
-        context.forward(new Record<>(a.deviceId(), acknowledged, record.timestamp()));
+        var cleared = command.cleared();
+        if (cleared != null && cleared.alarmId().equals(command.alarmId()) && cleared.state() == AlarmState.CLEARED
+                && !cleared.acknowledged()) {
+            context.forward(new Record<>(cleared.deviceId(), acknowledged(cleared, command), record.timestamp()));
+        }
+    }
+
+    /** The alarm as it is, acknowledged by the command; the id is the same whoever asks, so a replay collapses. */
+    private static AlarmEvent acknowledged(AlarmEvent a, AlarmCommand command) {
+        return new AlarmEvent(Ids.derive(a.alarmId(), "acknowledged"), AlarmEvent.SCHEMA_VERSION, a.alarmId(),
+                a.ruleId(), a.ruleName(), a.severity(), a.state(), true, a.channel(), a.deviceType(), a.deviceId(),
+                a.dataUnitId(), a.values(), a.receivedAt(), a.raisedAt(), a.clearedAt(), command.at());
     }
 }

@@ -1,15 +1,13 @@
 package dev.iotpipeline.rules.rule;
 
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
-import dev.iotpipeline.events.TopicTail;
+import dev.iotpipeline.events.CompactedRegistry;
 import java.util.Map;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
@@ -22,7 +20,7 @@ public final class RuleRegistry implements AutoCloseable {
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
     private final Clock clock;
-    private final TopicTail tail;
+    private final CompactedRegistry<Rule> registry;
 
     public RuleRegistry(RuleSet rules, KafkaOperations<String, Object> kafka, Map<String, Object> kafkaClient,
             Duration sendTimeout, Clock clock) {
@@ -30,16 +28,11 @@ public final class RuleRegistry implements AutoCloseable {
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
         this.clock = clock;
-        this.tail = new TopicTail(kafkaClient, PipelineTopic.RULES.topicName(), TopicTail.Start.BEGINNING,
-                record -> rules.apply(record.key(),
-                        record.value() == null ? null : EventJson.read(record.value(), Rule.class)));
+        this.registry = new CompactedRegistry<>(kafkaClient, PipelineTopic.RULES, rules::apply);
     }
 
     public RuleRegistry start(Duration initialLoadTimeout) throws InterruptedException {
-        tail.startReading();
-        if (!tail.awaitCaughtUp(initialLoadTimeout)) {
-            throw new IllegalStateException("rules topic not readable within " + initialLoadTimeout);
-        }
+        registry.startOrFail(initialLoadTimeout);
         return this;
     }
 
@@ -50,18 +43,16 @@ public final class RuleRegistry implements AutoCloseable {
                 request.clearCondition(), request.holdFor(), request.inactiveFor(), request.severity(),
                 request.enabled() == null || request.enabled(), Instant.now(clock));
         CompiledRule.compile(rule);
-        kafka.send(PipelineTopic.RULES.topicName(), rule.id(), rule).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        rules.apply(rule.id(), rule);
+        registry.write(kafka::send, rule.id(), rule, sendTimeout);
         return rule;
     }
 
     void delete(String id) throws Exception {
-        kafka.send(PipelineTopic.RULES.topicName(), id, null).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
-        rules.apply(id, null);
+        registry.write(kafka::send, id, null, sendTimeout);
     }
 
     @Override
     public void close() {
-        tail.close();
+        registry.close();
     }
 }

@@ -2,6 +2,7 @@ package dev.iotpipeline.rules.alarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import dev.iotpipeline.events.AlarmCommand;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DataUnit;
@@ -60,7 +61,8 @@ class AlarmTopologyDeadLetterTest {
         var props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "rules-test");
         var recoverer = new DeadLetterRecoverer(new KafkaTemplate<>(new MockProducerFactory<>(() -> deadLetters)),
-                PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_RULES, "rules", Clock.fixed(T0, ZoneOffset.UTC));
+                PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_RULES, "rules", Clock.fixed(T0, ZoneOffset.UTC),
+                new SimpleMeterRegistry());
         StreamsDeadLetters.configure(props, recoverer);
         driver = new TopologyTestDriver(builder.build(), props, T0);
         rawDataUnits = driver.createInputTopic(PipelineTopic.DATA_UNITS.topicName(), new StringSerializer(),

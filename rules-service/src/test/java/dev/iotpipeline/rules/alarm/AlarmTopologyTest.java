@@ -218,6 +218,29 @@ class AlarmTopologyTest {
     }
 
     @Test
+    void shouldAcknowledgeAnAlarmAlreadyClearedFromTheCopyTheCommandCarries() {
+        rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", null, null));
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0));
+        var raised = alarms.readValue();
+        dataUnits.pipeInput("dev-1", unit("dev-1", 20.0, 10));
+        var cleared = alarms.readValue();
+
+        commands.pipeInput("dev-1", new AlarmCommand(Ids.newId(), 1, raised.alarmId(), "r1", "dev-1",
+                AlarmCommand.Action.ACKNOWLEDGE, "operator", T0.plusSeconds(20), cleared));
+        // without the copy (an older notify) and for an alarm already acknowledged: nothing
+        commands.pipeInput("dev-1", new AlarmCommand(Ids.newId(), 1, raised.alarmId(), "r1", "dev-1",
+                AlarmCommand.Action.ACKNOWLEDGE, "operator", T0.plusSeconds(21)));
+
+        var acknowledged = alarms.readValuesToList();
+        assertThat(acknowledged).hasSize(1);
+        assertThat(acknowledged.getFirst().alarmId()).isEqualTo(raised.alarmId());
+        assertThat(acknowledged.getFirst().state()).isEqualTo(AlarmState.CLEARED);
+        assertThat(acknowledged.getFirst().acknowledged()).isTrue();
+        assertThat(acknowledged.getFirst().clearedAt()).isEqualTo(cleared.clearedAt());
+        assertThat(acknowledged.getFirst().acknowledgedAt()).isEqualTo(T0.plusSeconds(20));
+    }
+
+    @Test
     void shouldSkipAPoisonPillAndKeepEvaluating() {
         rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", null, null));
 

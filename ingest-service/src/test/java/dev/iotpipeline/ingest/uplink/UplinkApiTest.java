@@ -1,0 +1,138 @@
+package dev.iotpipeline.ingest.uplink;
+
+import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.ArgumentMatchers.anyList;
+import static org.mockito.ArgumentMatchers.anyString;
+import static org.mockito.ArgumentMatchers.eq;
+import static org.mockito.Mockito.never;
+import static org.mockito.Mockito.verify;
+import static org.mockito.Mockito.when;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
+
+import dev.iotpipeline.events.EncodedUplink;
+import dev.iotpipeline.ingest.IngestProperties;
+import dev.iotpipeline.web.PipelineWebConfiguration;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.List;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.SpringBootConfiguration;
+import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.ComponentScan;
+import org.springframework.context.annotation.Import;
+import org.springframework.http.MediaType;
+import org.springframework.test.context.bean.override.mockito.MockitoBean;
+import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
+
+/**
+ * The device-facing edge in a web slice: the real controllers, factory, item parser, routes and problem layer, with
+ * the intake (rate limit and Kafka) mocked. What is refused never reaches the intake; a batch is checked whole first.
+ */
+@WebMvcTest(properties = {
+        "iot.security.device-keys[0].channel=north",
+        "iot.security.device-keys[0].key=device-secret",
+        "ingest.webhooks.device-types[the-things-products/the-things-uno]=em300th"})
+class UplinkApiTest {
+
+    private static final String HEX = "01755C03673401046865";
+
+    @SpringBootConfiguration
+    @EnableAutoConfiguration
+    @Import({PipelineWebConfiguration.class, UplinkController.class, WebhookController.class})
+    @EnableConfigurationProperties(IngestProperties.class)
+    // IngestRoutes is package-private in another package: scanned by name rather than imported.
+    @ComponentScan(basePackages = "dev.iotpipeline.ingest.access")
+    static class Service {
+
+        @Bean
+        UplinkFactory uplinkFactory() {
+            return new UplinkFactory(java.util.Set.of("em300th", "json")::contains, 64, Clock.systemUTC());
+        }
+
+        @Bean
+        RequestItems requestItems() {
+            return new RequestItems(3);
+        }
+    }
+
+    @MockitoBean
+    UplinkIntake intake;
+
+    @Autowired
+    MockMvc mvc;
+
+    @BeforeEach
+    void acceptEverything() {
+        when(intake.accept(any(), anyList(), anyString())).thenAnswer(call -> call.<List<EncodedUplink>>getArgument(1)
+                .stream().map(u -> new Accepted(u.id(), u.receivedAt())).toList());
+    }
+
+    private ResultActions postTo(String path, String body) throws Exception {
+        return mvc.perform(post(path).header("Authorization", "Bearer device-secret")
+                .contentType(MediaType.APPLICATION_JSON).content(body));
+    }
+
+    @Test
+    void shouldAnswerOneUplinkWithItsIdAndABatchWithOneEntryPerItem() throws Exception {
+        postTo("/sensor-data/north/encoded/em300th", "{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"}")
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.id").isNotEmpty())
+                .andExpect(jsonPath("$.receivedAt").isNotEmpty());
+        postTo("/sensor-data/north/encoded/em300th", "[{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"},"
+                + "{\"deviceId\":\"d2\",\"payloadHex\":\"" + HEX + "\"}]")
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.accepted").value(2))
+                .andExpect(jsonPath("$.items.length()").value(2));
+        verify(intake).accept(any(), anyList(), eq("single"));
+        verify(intake).accept(any(), anyList(), eq("batch"));
+    }
+
+    @Test
+    void shouldRefuseWhatItCannotAcceptBeforeItReachesKafka() throws Exception {
+        postTo("/sensor-data/north/encoded/nosuchtype", "not even json")
+                .andExpect(status().isNotFound())
+                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("unknown-device-type")));
+        postTo("/sensor-data/north/encoded/em300th", "{\"deviceId\":\"d1\",\"payloadHex\":\"zz\"}")
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith("application/problem+json"))
+                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("invalid-hex")));
+        // one bad item refuses the whole batch
+        postTo("/sensor-data/north/encoded/em300th", "[{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"},"
+                + "{\"payloadHex\":\"" + HEX + "\"}]")
+                .andExpect(status().isBadRequest());
+        // more items than ingest.limits.max-batch-size (3 here)
+        postTo("/sensor-data/north/encoded/em300th", "[{},{},{},{}]")
+                .andExpect(status().isPayloadTooLarge());
+        postTo("/sensor-data/south/encoded/em300th", "{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"}")
+                .andExpect(status().isForbidden());
+        verify(intake, never()).accept(any(), anyList(), anyString());
+    }
+
+    @Test
+    void shouldNameAWebhooksDeviceTypeByItsModelWhenThePathDoesNot() throws Exception {
+        var tts = Files.readString(Path.of("src/test/resources/webhooks/tts-uplink-docs.json"));
+
+        postTo("/sensor-data/north/webhooks/tts", tts).andExpect(status().isAccepted());
+        postTo("/sensor-data/north/webhooks/chirpstack?event=join", "{}").andExpect(status().isNoContent());
+
+        @SuppressWarnings("unchecked")
+        ArgumentCaptor<List<EncodedUplink>> uplinks = ArgumentCaptor.forClass(List.class);
+        verify(intake).accept(any(), uplinks.capture(), eq("tts"));
+        var uplink = uplinks.getValue().getFirst();
+        org.assertj.core.api.Assertions.assertThat(uplink.deviceType()).isEqualTo("em300th");
+        org.assertj.core.api.Assertions.assertThat(uplink.channel()).isEqualTo("north");
+        org.assertj.core.api.Assertions.assertThat(uplink.receivedAt()).isBefore(Instant.now().plusSeconds(1));
+    }
+}

@@ -1,0 +1,94 @@
+package dev.iotpipeline.events;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Topic declarations that set the partition count only when a topic is created: growing an existing topic would
+ * move devices to other partitions (their events briefly out of order) and break Kafka Streams' co-partitioning
+ * of its inputs with its changelogs, so an existing topic keeps its count and a difference is logged.
+ */
+public final class TopicPartitions {
+
+    private static final Logger log = LoggerFactory.getLogger(TopicPartitions.class);
+    private static final int DESCRIBE_TIMEOUT_SECONDS = 10;
+
+    private TopicPartitions() {
+    }
+
+    /**
+     * {@code declared}, each existing one with its current partition count instead of the declared one.
+     *
+     * @param adminConfig a Kafka admin client configuration (Spring's {@code KafkaAdmin.getConfigurationProperties()})
+     */
+    public static NewTopic[] keepExisting(Map<String, Object> adminConfig, NewTopic... declared) {
+        var names = Arrays.stream(declared).map(NewTopic::name).toList();
+        Map<String, Integer> existing;
+        var config = new HashMap<>(adminConfig);
+        config.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "topic-partitions");
+        try (var admin = Admin.create(config)) {
+            existing = existingCounts(admin, names);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return declared;
+        } catch (ExecutionException | TimeoutException | RuntimeException e) {
+            // Unreachable brokers are the admin's to report, with the declarations as they were.
+            log.debug("Could not describe {}: {}", names, e.toString());
+            return declared;
+        }
+        return Arrays.stream(declared).map(topic -> keep(topic, existing.get(topic.name()))).toArray(NewTopic[]::new);
+    }
+
+    /** One topic: see {@link #keepExisting(Map, NewTopic...)}. */
+    public static NewTopic keepExisting(Map<String, Object> adminConfig, NewTopic declared) {
+        return keepExisting(adminConfig, new NewTopic[] {declared})[0];
+    }
+
+    private static Map<String, Integer> existingCounts(Admin admin, List<String> names)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        var listed = admin.listTopics().names().get(DESCRIBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        var present = new ArrayList<>(names);
+        present.retainAll(listed);
+        if (present.isEmpty()) {
+            return Map.of();
+        }
+        var described = admin.describeTopics(present).allTopicNames().get(DESCRIBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        var counts = new HashMap<String, Integer>();
+        described.forEach((name, description) -> counts.put(name, partitions(description)));
+        return counts;
+    }
+
+    private static int partitions(TopicDescription description) {
+        return description.partitions().size();
+    }
+
+    static NewTopic keep(NewTopic declared, Integer existing) {
+        if (existing == null || declared.numPartitions() < 0 || existing == declared.numPartitions()) {
+            return declared;
+        }
+        log.warn("Topic {} exists with {} partitions, configured {}: partitions are set when a topic is created, "
+                + "so it keeps {} (to change it, see docs/scaling.md, \"Changing the partition count\")",
+                declared.name(), existing, declared.numPartitions(), existing);
+        var kept = declared.replicasAssignments() != null ? declared
+                : new NewTopic(declared.name(), Optional.of(existing),
+                        declared.replicationFactor() < 0 ? Optional.empty()
+                                : Optional.of(declared.replicationFactor()));
+        if (declared.configs() != null) {
+            kept.configs(declared.configs());
+        }
+        return kept;
+    }
+}

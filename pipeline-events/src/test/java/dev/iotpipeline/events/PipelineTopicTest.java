@@ -1,0 +1,50 @@
+package dev.iotpipeline.events;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Map;
+import org.apache.kafka.common.config.TopicConfig;
+import org.junit.jupiter.api.Test;
+
+class PipelineTopicTest {
+
+    @Test
+    void shouldNameEveryTopicOnceWithItsOwnerAndValueType() {
+        assertThat(PipelineTopic.all()).extracting(PipelineTopic::topicName).doesNotHaveDuplicates()
+                .contains("uplinks.encoded", "data-units", "uplinks.dead-letter", "events.dead-letter", "alarms",
+                        "alarm-commands", "device-types", "rules");
+        assertThat(PipelineTopic.all()).allSatisfy(topic -> {
+            assertThat(topic.owner()).isNotNull();
+            assertThat(topic.valueType()).isNotNull();
+        });
+        assertThat(PipelineTopic.DATA_UNITS.owner()).isEqualTo(PipelineTopic.Owner.DECODER);
+        assertThat(PipelineTopic.ALARMS.owner()).isEqualTo(PipelineTopic.Owner.RULES);
+    }
+
+    @Test
+    void shouldReadItsOwnEventsAndKeepDeadLettersAsTheyAre() {
+        var unit = new DataUnit(Ids.newId(), 1, Ids.newId(), "c", "em300th", "d", Instant.EPOCH, Instant.EPOCH,
+                Instant.EPOCH, Map.of("temperature", 21.5), Map.of());
+        var bytes = PipelineTopic.DATA_UNITS.valueSerde().serializer().serialize("data-units", unit);
+
+        assertThat(PipelineTopic.DATA_UNITS.read(bytes)).isEqualTo(unit);
+        assertThat(PipelineTopic.DEAD_LETTER.read(new byte[] {1, 2})).containsExactly(1, 2);
+        assertThat(PipelineTopic.RULES.read(null)).as("a tombstone").isNull();
+        assertThatThrownBy(() -> PipelineTopic.ALARMS.read("{not json".getBytes()))
+                .isInstanceOf(tools.jackson.core.JacksonException.class);
+    }
+
+    @Test
+    void shouldDeclareRegistriesCompactedInOnePartitionAndRetentionWhenGiven() {
+        var rules = PipelineTopic.RULES.newTopic(6, (short) 3);
+        var alarms = PipelineTopic.ALARMS.newTopic(6, (short) 3, Duration.ofDays(30));
+
+        assertThat(rules.numPartitions()).isEqualTo(1);
+        assertThat(rules.configs()).containsEntry(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        assertThat(alarms.numPartitions()).isEqualTo(6);
+        assertThat(alarms.configs()).containsEntry(TopicConfig.RETENTION_MS_CONFIG, "2592000000");
+    }
+}
