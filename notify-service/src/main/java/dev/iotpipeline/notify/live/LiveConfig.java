@@ -3,50 +3,79 @@ package dev.iotpipeline.notify.live;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.TopicPartitions;
 import dev.iotpipeline.notify.NotifyProperties;
+import dev.iotpipeline.notify.live.feed.DeliveryLogs;
+import dev.iotpipeline.notify.live.feed.LiveFeed;
+import dev.iotpipeline.notify.live.feed.SubscriptionRegistry;
+import dev.iotpipeline.notify.live.protocol.DashboardSocketHandler;
+import dev.iotpipeline.notify.live.replay.Replay;
+import dev.iotpipeline.notify.live.session.LiveMetrics;
+import dev.iotpipeline.notify.live.session.Sessions;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
-import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
-import org.springframework.web.socket.config.annotation.EnableWebSocket;
-import org.springframework.web.socket.config.annotation.WebSocketConfigurer;
-import org.springframework.web.socket.config.annotation.WebSocketHandlerRegistry;
-import org.springframework.web.socket.server.standard.ServletServerContainerFactoryBean;
 
+/**
+ * Wires the live delivery: the feed (topic tails into subscriptions), sessions (one writer each), replays
+ * for {@code since}, and the {@code /ws} protocol on top of them.
+ */
 @Configuration(proxyBeanMethods = false)
-@EnableWebSocket
-class LiveConfig implements WebSocketConfigurer {
+class LiveConfig {
 
-    private final SubscriptionRegistry registry = new SubscriptionRegistry();
-    private final Map<LiveStream, DeliveryLog> logs = new EnumMap<>(LiveStream.class);
+    // Each session drains, and each replay runs, on a virtual thread of its own, so a blocked socket holds only
+    // that thread. Not a bean: an Executor bean would replace Spring Boot's application task executor.
+    private final ExecutorService virtualThreads = Executors.newVirtualThreadPerTaskExecutor();
     private final NotifyProperties properties;
     private final Map<String, Object> kafkaClient;
-    private final DashboardSocketHandler handler;
 
-    LiveConfig(NotifyProperties properties, MeterRegistry meters, ConsumerFactory<?, ?> consumers) {
+    LiveConfig(NotifyProperties properties, ConsumerFactory<?, ?> consumers) {
         this.properties = properties;
         // The listeners' configuration, so TLS, SASL and client tuning reach the live feed and replays too.
         this.kafkaClient = consumers.getConfigurationProperties();
-        var websocket = properties.websocket();
-        for (var stream : LiveStream.values()) {
-            logs.put(stream, new DeliveryLog(websocket.resumeWindow()));
-        }
-        var metrics = new LiveMetrics(meters, registry::size);
-        // Each session drains on a virtual thread of its own, so a blocked socket holds only that thread.
-        this.handler = new DashboardSocketHandler(registry, websocket, metrics,
-                Executors.newVirtualThreadPerTaskExecutor(),
-                new Replay(kafkaClient, websocket.concurrentReplays(), metrics), logs);
-        metrics.watchDeepestQueue(handler::deepestQueue);
+    }
+
+    @Bean
+    SubscriptionRegistry subscriptionRegistry() {
+        return new SubscriptionRegistry();
+    }
+
+    @Bean
+    DeliveryLogs deliveryLogs() {
+        return new DeliveryLogs(properties.websocket().resumeWindow());
+    }
+
+    @Bean
+    LiveMetrics liveMetrics(MeterRegistry meters, SubscriptionRegistry registry) {
+        return new LiveMetrics(meters, registry::size);
+    }
+
+    @Bean
+    Sessions sessions(LiveMetrics metrics) {
+        return new Sessions(properties.websocket(), virtualThreads, metrics);
+    }
+
+    @Bean
+    Replay replay(LiveMetrics metrics) {
+        return new Replay(kafkaClient, properties.websocket().concurrentReplays(), metrics);
+    }
+
+    @Bean
+    DashboardSocketHandler dashboardSocketHandler(SubscriptionRegistry registry, Sessions sessions,
+            LiveMetrics metrics, Replay replay, DeliveryLogs logs) {
+        return new DashboardSocketHandler(registry, sessions, properties.websocket(), metrics, virtualThreads,
+                replay, logs);
     }
 
     @Bean(destroyMethod = "close")
-    LiveFeed liveFeed(KafkaAdmin admin) throws InterruptedException {
+    LiveFeed liveFeed(KafkaAdmin admin, SubscriptionRegistry registry, DeliveryLogs logs)
+            throws InterruptedException {
         var k = properties.kafka();
         admin.createOrModifyTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
                 PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
@@ -56,27 +85,11 @@ class LiveConfig implements WebSocketConfigurer {
     }
 
     @Bean(destroyMethod = "shutdownNow")
-    ScheduledExecutorService liveHeartbeat() {
+    ScheduledExecutorService liveHeartbeat(Sessions sessions) {
         var scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("ws-heartbeat")
                 .daemon().factory());
         long every = properties.websocket().heartbeatInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(handler::heartbeat, every, every, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(sessions::heartbeat, every, every, TimeUnit.MILLISECONDS);
         return scheduler;
-    }
-
-    /** Tomcat closes a session whose client sends a larger message (1009) instead of buffering it. */
-    @Bean
-    ServletServerContainerFactoryBean webSocketContainer() {
-        var container = new ServletServerContainerFactoryBean();
-        container.setMaxTextMessageBufferSize(properties.websocket().maxMessageBytes());
-        container.setMaxBinaryMessageBufferSize(properties.websocket().maxMessageBytes());
-        return container;
-    }
-
-    @Override
-    public void registerWebSocketHandlers(WebSocketHandlerRegistry handlers) {
-        handlers.addHandler(handler, "/ws")
-                .addInterceptors(new TokenHandshakeInterceptor())
-                .setAllowedOriginPatterns("*");
     }
 }

@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.session;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -15,7 +15,7 @@ import java.util.function.Supplier;
  * Live delivery meters: sessions, subscriptions, messages sent and dropped (by cause), send-buffer depth, and the end-to-end
  * latency from the uplink's arrival at ingest to the WebSocket send, per stream.
  */
-final class LiveMetrics implements SessionSender.Listener {
+public final class LiveMetrics implements SessionSender.Listener {
 
     private final MeterRegistry registry;
     private final Map<String, Timer> latency = new ConcurrentHashMap<>();
@@ -26,7 +26,7 @@ final class LiveMetrics implements SessionSender.Listener {
     private final AtomicInteger sessions = new AtomicInteger();
     private final AtomicInteger highWater = new AtomicInteger();
 
-    LiveMetrics(MeterRegistry registry, Supplier<Number> subscriptions) {
+    public LiveMetrics(MeterRegistry registry, Supplier<Number> subscriptions) {
         this.registry = registry;
         registry.gauge("notify.sessions", sessions);
         // Strong references: the suppliers are lambdas nothing else holds, which a weak gauge would lose to GC.
@@ -36,7 +36,7 @@ final class LiveMetrics implements SessionSender.Listener {
                 .description("Most messages ever queued for one session").register(registry);
     }
 
-    void watchDeepestQueue(Supplier<Number> deepestQueue) {
+    public void watchDeepestQueue(Supplier<Number> deepestQueue) {
         Gauge.builder("notify.send.buffer.deepest", deepestQueue, s -> s.get().doubleValue()).strongReference(true)
                 .description("Messages queued now for the session furthest behind").register(registry);
     }
@@ -48,11 +48,11 @@ final class LiveMetrics implements SessionSender.Listener {
         }
     }
 
-    void sessionOpened() {
+    public void sessionOpened() {
         sessions.incrementAndGet();
     }
 
-    void sessionClosed() {
+    public void sessionClosed() {
         sessions.decrementAndGet();
     }
 
@@ -70,7 +70,7 @@ final class LiveMetrics implements SessionSender.Listener {
     }
 
     /** A since replay started after events retention had deleted, and told its client so. */
-    void replayGap(String stream) {
+    public void replayGap(String stream) {
         gaps.computeIfAbsent(stream, s -> Counter.builder("notify.replay.gaps").tag("stream", s)
                 .description("since replays that asked for events Kafka no longer holds").register(registry))
                 .increment();

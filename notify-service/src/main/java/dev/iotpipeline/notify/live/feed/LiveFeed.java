@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
 import dev.iotpipeline.events.TopicTail;
 import java.time.Duration;
@@ -15,15 +15,15 @@ import org.slf4j.MDC;
  * notify instance sees every event and delivers to its own sessions, and logs the dispatch order so a
  * reconnecting client can resume exactly.
  */
-final class LiveFeed implements AutoCloseable {
+public final class LiveFeed implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(LiveFeed.class);
 
     private final SubscriptionRegistry registry;
-    private final Map<LiveStream, DeliveryLog> logs;
+    private final DeliveryLogs logs;
     private final Map<LiveStream, TopicTail> tails = new java.util.EnumMap<>(LiveStream.class);
 
-    LiveFeed(Map<String, Object> kafkaClient, SubscriptionRegistry registry, Map<LiveStream, DeliveryLog> logs) {
+    public LiveFeed(Map<String, Object> kafkaClient, SubscriptionRegistry registry, DeliveryLogs logs) {
         this.registry = registry;
         this.logs = logs;
         for (var stream : LiveStream.values()) {
@@ -33,13 +33,13 @@ final class LiveFeed implements AutoCloseable {
     }
 
     /** Returns once every tail is positioned, so nothing produced after startup is missed. */
-    LiveFeed start(Duration timeout) throws InterruptedException {
+    public LiveFeed start(Duration timeout) throws InterruptedException {
         tails.values().forEach(TopicTail::startReading);
         for (var entry : tails.entrySet()) {
             if (!entry.getValue().awaitCaughtUp(timeout)) {
                 throw new IllegalStateException("live topics not readable within " + timeout);
             }
-            var log = logs.get(entry.getKey());
+            var log = logs.of(entry.getKey());
             entry.getValue().startPositions().forEach(log::started);
         }
         return this;
@@ -47,7 +47,7 @@ final class LiveFeed implements AutoCloseable {
 
     private void onRecord(LiveStream stream, ConsumerRecord<String, byte[]> record) {
         var event = LiveEvent.of(stream, record);
-        logs.get(stream).append(event.id(), event.partition(), event.offset());
+        logs.of(stream).append(event.id(), event.partition(), event.offset());
         if (event.traceId() != null && log.isDebugEnabled()) {
             // traceId is the MDC key Micrometer Tracing uses, so this line correlates with the other services'.
             try (var ignored = MDC.putCloseable("traceId", event.traceId())) {

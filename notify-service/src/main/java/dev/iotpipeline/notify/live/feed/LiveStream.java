@@ -1,11 +1,11 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
 import dev.iotpipeline.events.PipelineTopic;
 import java.util.Arrays;
 import java.util.Optional;
 
 /** The streams a WebSocket client can subscribe to, and the message type each delivers. */
-enum LiveStream {
+public enum LiveStream {
     DATA_UNITS("data-units", "data-unit", PipelineTopic.DATA_UNITS),
     ALARMS("alarms", "alarm", PipelineTopic.ALARMS);
 
@@ -19,19 +19,19 @@ enum LiveStream {
         this.topic = topic;
     }
 
-    String streamName() {
+    public String streamName() {
         return streamName;
     }
 
-    String messageType() {
+    public String messageType() {
         return messageType;
     }
 
-    PipelineTopic<?> topic() {
+    public PipelineTopic<?> topic() {
         return topic;
     }
 
-    static Optional<LiveStream> byName(String name) {
+    public static Optional<LiveStream> byName(String name) {
         return Arrays.stream(values()).filter(s -> s.streamName.equals(name)).findFirst();
     }
 }

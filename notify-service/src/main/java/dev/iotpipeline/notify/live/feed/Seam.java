@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,9 +12,9 @@ import java.util.concurrent.locks.ReentrantLock;
  * covers every partition up to end offsets read after the subscription went live, so together they leave no
  * gap, and an event is sent live only when its offset lies beyond what the replay covered, so nothing twice.
  */
-final class Seam {
+public final class Seam {
 
-    record Pending(LiveEvent event, String text) {
+    public record Pending(LiveEvent event, String text) {
     }
 
     private final ReentrantLock lock = new ReentrantLock();
@@ -23,7 +23,7 @@ final class Seam {
     private List<Pending> pending = new ArrayList<>();
     private boolean overflowed;
 
-    Seam(int maxPending) {
+    public Seam(int maxPending) {
         this.maxPending = maxPending;
     }
 
@@ -46,7 +46,7 @@ final class Seam {
     }
 
     /** The replay has handled every offset below {@code ends} (exclusive) in each partition. */
-    void replayedUpTo(Map<Integer, Long> ends) {
+    public void replayedUpTo(Map<Integer, Long> ends) {
         lock.lock();
         try {
             ends.forEach((partition, end) -> covered.merge(partition, end - 1, Math::max));
@@ -59,7 +59,7 @@ final class Seam {
      * The live events that waited and are not covered by the replay, in arrival order; once none are left the
      * seam opens, this returns empty and later events pass straight through {@link #passLive}.
      */
-    Optional<List<Pending>> takeWaiting() throws Overflow {
+    public Optional<List<Pending>> takeWaiting() throws Overflow {
         lock.lock();
         try {
             if (overflowed) {
@@ -85,7 +85,7 @@ final class Seam {
     }
 
     /** Live traffic outran the replay: more live events arrived meanwhile than the seam may hold. */
-    static final class Overflow extends Exception {
+    public static final class Overflow extends Exception {
 
         Overflow(int maxPending) {
             super("more than " + maxPending + " live events arrived during the replay", null, false, false);

@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;

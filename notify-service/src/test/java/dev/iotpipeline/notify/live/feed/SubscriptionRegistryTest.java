@@ -1,13 +1,13 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
-import dev.iotpipeline.notify.live.SubscriptionRegistry.Filter;
-import dev.iotpipeline.notify.live.SubscriptionRegistry.Subscription;
+import dev.iotpipeline.notify.live.feed.SubscriptionRegistry.Filter;
+import dev.iotpipeline.notify.live.feed.SubscriptionRegistry.Subscription;
+import dev.iotpipeline.notify.live.session.SessionSender;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class SubscriptionRegistryTest {
 

@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.protocol;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -11,18 +11,18 @@ class ClientMessageFuzzRegressionTest {
     void shouldAnswerAnEmptyOrNullFrameWithBadMessage() {
         // Was: a null ClientMessage, then a NullPointerException in handleTextMessage (socket closed with 1011).
         for (var frame : new String[] {"", " ", "null"}) {
-            var parsed = DashboardSocketHandler.parse(frame);
+            var parsed = ClientMessages.parse(frame);
 
             assertThat(parsed.message()).as(frame).isNull();
             assertThat(parsed.rejection()).as(frame).isEqualTo(
-                    new DashboardSocketHandler.Rejection(null, "bad-message", "Message must be a JSON object"));
+                    new ClientMessages.Rejection(null, "bad-message", "Message must be a JSON object"));
         }
     }
 
     @Test
     void shouldStillReadAMessageAndNameTheBadFilter() {
-        assertThat(DashboardSocketHandler.parse("{\"type\":\"ping\",\"id\":\"1\"}").message().type()).isEqualTo("ping");
-        assertThat(DashboardSocketHandler.parse("{\"type\":\"subscribe\",\"id\":\"s\",\"filter\":{\"chanel\":\"c\"}}")
+        assertThat(ClientMessages.parse("{\"type\":\"ping\",\"id\":\"1\"}").message().type()).isEqualTo("ping");
+        assertThat(ClientMessages.parse("{\"type\":\"subscribe\",\"id\":\"s\",\"filter\":{\"chanel\":\"c\"}}")
                 .rejection()).satisfies(r -> {
                     assertThat(r.code()).isEqualTo("bad-filter");
                     assertThat(r.id()).isEqualTo("s");

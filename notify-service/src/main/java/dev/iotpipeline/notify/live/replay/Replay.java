@@ -1,8 +1,13 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.replay;
 
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.TopicReader;
+import dev.iotpipeline.notify.live.feed.DeliveryLog;
+import dev.iotpipeline.notify.live.feed.LiveEvent;
+import dev.iotpipeline.notify.live.feed.Seam;
+import dev.iotpipeline.notify.live.feed.SubscriptionRegistry;
+import dev.iotpipeline.notify.live.session.LiveMetrics;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -25,13 +30,13 @@ import org.slf4j.LoggerFactory;
  * the live feed saw it, with offsets that make the seam exact, and it is never behind the live stream. What
  * retention already deleted is announced with a {@code gap} message, never skipped in silence.
  */
-final class Replay {
+public final class Replay {
 
     /**
      * Where a replay starts: exact per-partition offsets (an id this instance delivered), an event to find in
      * the topic (an id it did not: another instance's, or older than its delivery log), or a time.
      */
-    record From(Map<Integer, Long> offsets, UUID event, Instant time) {
+    public record From(Map<Integer, Long> offsets, UUID event, Instant time) {
 
         static From offsets(Map<Integer, Long> offsets) {
             return new From(offsets, null, null);
@@ -52,7 +57,7 @@ final class Replay {
     private final Semaphore running;
     private final LiveMetrics metrics;
 
-    Replay(Map<String, Object> kafkaClient, int concurrentReplays, LiveMetrics metrics) {
+    public Replay(Map<String, Object> kafkaClient, int concurrentReplays, LiveMetrics metrics) {
         this.kafkaClient = kafkaClient;
         this.running = new Semaphore(concurrentReplays);
         this.metrics = metrics;
@@ -63,7 +68,7 @@ final class Replay {
      * {@code log} resumes exactly after what the client had received from this instance; any other event id
      * is looked up in the topic when the replay runs.
      */
-    static From resolve(String since, DeliveryLog log) {
+    public static From resolve(String since, DeliveryLog log) {
         try {
             return From.time(OffsetDateTime.parse(since).toInstant());
         } catch (DateTimeParseException notATime) {
@@ -97,9 +102,9 @@ final class Replay {
      * dropping, then a {@code replayed} marker, then the live events that arrived meanwhile; after that the
      * subscription is live. Returns the number of replayed events.
      */
-    long run(SubscriptionRegistry.Subscription subscription, From from) throws InterruptedException, Seam.Overflow {
+    public long run(SubscriptionRegistry.Subscription subscription, From from) throws InterruptedException, Seam.Overflow {
         running.acquire();
-        var stream = subscription.stream;
+        var stream = subscription.stream();
         // Never moves on its own when retention deletes the position being read: the reader reports it instead.
         try (var reader = TopicReader.open(kafkaClient, "notify-replay-" + Ids.newId(), stream.topic().topicName(),
                 Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"))) {
@@ -119,19 +124,19 @@ final class Replay {
             reader.ends().forEach((tp, end) -> covered.put(tp.partition(), end));
             subscription.seam().replayedUpTo(covered);
             // Never dropped for room like a live event: the client counts on knowing where live begins.
-            if (!subscription.sink.sendWhenRoom(marker(subscription.id, count.get()), null, null)) {
+            if (!subscription.sink().sendWhenRoom(marker(subscription.id(), count.get()), null, null)) {
                 return count.get();
             }
             for (var waiting = subscription.seam().takeWaiting(); waiting.isPresent();
                     waiting = subscription.seam().takeWaiting()) {
                 for (var pending : waiting.get()) {
-                    if (!subscription.sink.sendWhenRoom(pending.text(), stream.streamName(),
+                    if (!subscription.sink().sendWhenRoom(pending.text(), stream.streamName(),
                             pending.event().receivedAt())) {
                         return count.get();
                     }
                 }
             }
-            log.debug("Replayed {} events for subscription {} of {}", count, subscription.id, subscription.sessionId);
+            log.debug("Replayed {} events for subscription {} of {}", count, subscription.id(), subscription.sessionId());
             return count.get();
         } finally {
             running.release();
@@ -143,7 +148,7 @@ final class Replay {
             AtomicLong count) throws InterruptedException {
         LiveEvent event;
         try {
-            event = LiveEvent.of(subscription.stream, record);
+            event = LiveEvent.of(subscription.stream(), record);
         } catch (RuntimeException e) {
             // Not readable as an event of this stream: the live feed would not show it either.
             return true;
@@ -151,7 +156,7 @@ final class Replay {
         if (!subscription.matches(event)) {
             return true;
         }
-        if (!subscription.sink.sendWhenRoom(subscription.envelope(event), subscription.stream.streamName(), null)) {
+        if (!subscription.sink().sendWhenRoom(subscription.envelope(event), subscription.stream().streamName(), null)) {
             return false;
         }
         count.incrementAndGet();
@@ -164,11 +169,11 @@ final class Replay {
         if (lost.isEmpty()) {
             return true;
         }
-        var message = RetentionGap.message(subscription.id, subscription.stream, lost, Instant.now());
-        log.info("Subscription {} of {} asked for {} events retention deleted: {}", subscription.id,
-                subscription.sessionId, subscription.stream.streamName(), lost);
-        metrics.replayGap(subscription.stream.streamName());
-        return subscription.sink.sendWhenRoom(message, null, null);
+        var message = RetentionGap.message(subscription.id(), subscription.stream(), lost, Instant.now());
+        log.info("Subscription {} of {} asked for {} events retention deleted: {}", subscription.id(),
+                subscription.sessionId(), subscription.stream().streamName(), lost);
+        metrics.replayGap(subscription.stream().streamName());
+        return subscription.sink().sendWhenRoom(message, null, null);
     }
 
     private static String marker(String id, long count) {

@@ -1,6 +1,7 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.replay;
 
 import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.notify.live.feed.LiveStream;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;

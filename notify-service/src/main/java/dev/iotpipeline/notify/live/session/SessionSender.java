@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.session;
 
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -24,10 +24,10 @@ import org.springframework.web.socket.WebSocketSession;
  * many it lost before the next message it gets, and a client that stays that far behind is closed with
  * 1013 (try again later).
  */
-final class SessionSender {
+public final class SessionSender {
 
     /** What happens to messages, for metrics. */
-    interface Listener {
+    public interface Listener {
         void sent(String stream, Instant receivedAt);
 
         void dropped(String cause);
@@ -35,7 +35,7 @@ final class SessionSender {
         void queued(int depth);
     }
 
-    static final CloseStatus TOO_SLOW = new CloseStatus(1013, "client too slow; reconnect with since");
+    public static final CloseStatus TOO_SLOW = new CloseStatus(1013, "client too slow; reconnect with since");
     private static final Logger log = LoggerFactory.getLogger(SessionSender.class);
     private static final PingMessage PING = new PingMessage(ByteBuffer.allocate(0));
 
@@ -56,7 +56,7 @@ final class SessionSender {
     private Instant behindSince;
     private volatile long lastHeardNanos = System.nanoTime();
 
-    SessionSender(WebSocketSession session, Executor executor, int maxQueued, Duration closeAfter, Listener listener) {
+    public SessionSender(WebSocketSession session, Executor executor, int maxQueued, Duration closeAfter, Listener listener) {
         this.session = session;
         this.executor = executor;
         this.maxQueued = maxQueued;
@@ -65,12 +65,12 @@ final class SessionSender {
     }
 
     /** Queues a reply to the client (subscribed, error, pong). */
-    void reply(String text) {
+    public void reply(String text) {
         send(text, null, null);
     }
 
     /** Queues an event of {@code stream}; {@code receivedAt} is the uplink's arrival, for end-to-end latency. */
-    void send(String text, String stream, Instant receivedAt) {
+    public void send(String text, String stream, Instant receivedAt) {
         enqueue(new Outgoing(new TextMessage(text), stream, receivedAt));
     }
 
@@ -83,7 +83,7 @@ final class SessionSender {
      * Queues an event once there is room, without dropping anything: for replays, whose reader can wait for
      * the client while live events keep flowing to everyone else. Returns false once the session is closed.
      */
-    boolean sendWhenRoom(String text, String stream, Instant receivedAt) throws InterruptedException {
+    public boolean sendWhenRoom(String text, String stream, Instant receivedAt) throws InterruptedException {
         lock.lock();
         try {
             while (!closed && queue.size() >= maxQueued) {
@@ -143,7 +143,7 @@ final class SessionSender {
     }
 
     /** Marks that the client was heard from (any message or pong), for the idle timeout. */
-    void heard() {
+    public void heard() {
         lastHeardNanos = System.nanoTime();
     }
 
@@ -207,7 +207,7 @@ final class SessionSender {
     }
 
     /** Stops sending and closes the connection with {@code status}, from any thread. */
-    void close(CloseStatus status) {
+    public void close(CloseStatus status) {
         stop();
         try {
             session.close(status);

@@ -1,11 +1,11 @@
-package dev.iotpipeline.notify.live;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package dev.iotpipeline.notify.live.replay;
 
 import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.notify.live.feed.LiveStream;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
 
 class RetentionGapTest {
 

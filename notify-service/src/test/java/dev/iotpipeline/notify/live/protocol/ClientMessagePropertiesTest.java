@@ -1,10 +1,10 @@
-package dev.iotpipeline.notify.live;
-
-import static org.assertj.core.api.Assertions.assertThat;
+package dev.iotpipeline.notify.live.protocol;
 
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.fuzz.Fuzz;
 import dev.iotpipeline.events.fuzz.JsonFuzz;
+import dev.iotpipeline.notify.live.feed.DeliveryLog;
+import dev.iotpipeline.notify.live.replay.Replay;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.Set;
@@ -15,6 +15,7 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
+import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The {@code /ws} protocol's reading of a client's text frame: any frame becomes a {@link ClientMessage} or an
@@ -34,7 +35,7 @@ class ClientMessagePropertiesTest {
 
     @Property
     void anyFrameIsAMessageOrAnErrorAnswer(@ForAll("frames") Frame frame) {
-        var parsed = Fuzz.returns(() -> DashboardSocketHandler.parse(frame.text()), p -> p.rejection() != null
+        var parsed = Fuzz.returns(() -> ClientMessages.parse(frame.text()), p -> p.rejection() != null
                 ? "error " + p.rejection().code() : p.message() == null ? "neither"
                 : "message " + (p.message().type() == null ? "without type"
                         : Set.of("subscribe", "unsubscribe", "ping").contains(p.message().type()) ? p.message().type()

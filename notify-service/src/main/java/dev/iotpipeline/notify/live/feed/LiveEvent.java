@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
@@ -11,16 +11,16 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * One event of a live stream, with what subscriptions match on, where it sits in its topic, and the trace id
  * of the uplink it came from (null when its record had none).
  */
-record LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
+public record LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
         Instant receivedAt, String json, int partition, long offset, String traceId) {
 
-    LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
+    public LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
             Instant receivedAt, String json, int partition, long offset) {
         this(stream, id, channel, deviceType, deviceId, severity, receivedAt, json, partition, offset, null);
     }
 
     /** Parses a record of {@code stream}'s topic; throws on a record that is not such an event. */
-    static LiveEvent of(LiveStream stream, ConsumerRecord<String, byte[]> record) {
+    public static LiveEvent of(LiveStream stream, ConsumerRecord<String, byte[]> record) {
         var json = new String(record.value(), StandardCharsets.UTF_8);
         var traceId = RecordTracing.traceId(record.headers());
         return switch (stream) {

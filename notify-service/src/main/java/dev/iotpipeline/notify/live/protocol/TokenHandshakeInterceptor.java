@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.protocol;
 
 import dev.iotpipeline.web.security.Credential;
 import java.util.Map;
@@ -13,7 +13,7 @@ import org.springframework.web.socket.server.HandshakeInterceptor;
  * Hands the credential the shared security chain authenticated (header, or the {@code bearer} subprotocol for
  * browsers) to the session, whose subscriptions it scopes to the credential's channels.
  */
-class TokenHandshakeInterceptor implements HandshakeInterceptor {
+public class TokenHandshakeInterceptor implements HandshakeInterceptor {
 
     @Override
     public boolean beforeHandshake(ServerHttpRequest request, ServerHttpResponse response, WebSocketHandler handler,

@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
 import java.util.Arrays;
 import java.util.Optional;
@@ -11,7 +11,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * it had received up to: the exact point to resume from. Kept as primitive arrays in a ring (about 28 bytes
  * per event) and searched from the newest end, where the ids of reconnecting clients are.
  */
-final class DeliveryLog {
+public final class DeliveryLog {
 
     private final ReentrantLock lock = new ReentrantLock();
     private final long[] msb;
@@ -22,7 +22,7 @@ final class DeliveryLog {
     private long[] baseline = new long[0];
     private long appended;
 
-    DeliveryLog(int capacity) {
+    public DeliveryLog(int capacity) {
         msb = new long[capacity];
         lsb = new long[capacity];
         partitions = new int[capacity];
@@ -30,7 +30,7 @@ final class DeliveryLog {
     }
 
     /** Sets where the feed started reading: offset {@code start} is the first one it dispatches. */
-    void started(int partition, long start) {
+    public void started(int partition, long start) {
         lock.lock();
         try {
             grow(partition);
@@ -40,7 +40,7 @@ final class DeliveryLog {
         }
     }
 
-    void append(UUID id, int partition, long offset) {
+    public void append(UUID id, int partition, long offset) {
         lock.lock();
         try {
             grow(partition);
@@ -63,7 +63,7 @@ final class DeliveryLog {
      * For each partition, the last offset dispatched up to and including the event {@code id}, or empty when
      * the event is not in the window (older than it, or published before this instance started).
      */
-    Optional<long[]> positionsAt(UUID id) {
+    public Optional<long[]> positionsAt(UUID id) {
         lock.lock();
         try {
             long oldest = Math.max(0, appended - msb.length);

@@ -1,6 +1,7 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
 import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.notify.live.session.SessionSender;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -12,12 +13,12 @@ import java.util.concurrent.ConcurrentHashMap;
  * Live subscriptions indexed by stream and channel, so delivering one event looks only at the subscriptions
  * of its channel (plus those spanning all channels), never at every session.
  */
-final class SubscriptionRegistry {
+public final class SubscriptionRegistry {
 
     /** What a subscription selects; null fields match anything. */
-    record Filter(String channel, String deviceType, String deviceId, String severity) {
+    public record Filter(String channel, String deviceType, String deviceId, String severity) {
 
-        static final Filter ANY = new Filter(null, null, null, null);
+        public static final Filter ANY = new Filter(null, null, null, null);
 
         boolean matches(String deviceType, String deviceId, String severity) {
             return (this.deviceType == null || this.deviceType.equals(deviceType))
@@ -30,22 +31,22 @@ final class SubscriptionRegistry {
      * One client subscription. {@code channels} is what it may receive when the filter names no channel
      * (null = all). While a {@code since} replay runs, live events wait in its {@link Seam} instead of going out.
      */
-    static final class Subscription {
-        final String sessionId;
-        final String id;
-        final LiveStream stream;
-        final Filter filter;
-        final Set<String> channels;
-        final SessionSender sink;
-        final String prefix;
+    public static final class Subscription {
+        private final String sessionId;
+        private final String id;
+        private final LiveStream stream;
+        private final Filter filter;
+        private final Set<String> channels;
+        private final SessionSender sink;
+        private final String prefix;
         private final Seam seam;
 
-        Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
+        public Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
                 SessionSender sink) {
             this(sessionId, id, stream, filter, channels, sink, null);
         }
 
-        Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
+        public Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
                 SessionSender sink, Seam seam) {
             this.sessionId = sessionId;
             this.id = id;
@@ -58,20 +59,37 @@ final class SubscriptionRegistry {
                     + EventJson.mapper().writeValueAsString(id) + ",\"data\":";
         }
 
-        boolean matches(LiveEvent event) {
+        public boolean matches(LiveEvent event) {
             boolean channelOk = filter.channel() != null ? filter.channel().equals(event.channel())
                     : channels == null || channels.contains(event.channel());
             return channelOk && filter.matches(event.deviceType(), event.deviceId(), event.severity());
         }
 
         /** The message; {@code traceId} is optional, so clients that do not know it are unaffected. */
-        String envelope(LiveEvent event) {
+        public String envelope(LiveEvent event) {
             return event.traceId() == null ? prefix + event.json() + '}'
                     : prefix + event.json() + ",\"traceId\":\"" + event.traceId() + "\"}";
         }
 
-        Seam seam() {
+        public Seam seam() {
             return seam;
+        }
+
+        public String sessionId() {
+            return sessionId;
+        }
+
+        public String id() {
+            return id;
+        }
+
+        public LiveStream stream() {
+            return stream;
+        }
+
+        /** Where this subscription's messages go: its session's one writer. */
+        public SessionSender sink() {
+            return sink;
         }
 
         void deliver(LiveEvent event, String text) {
@@ -91,14 +109,14 @@ final class SubscriptionRegistry {
     // Closing a session finds its subscriptions here instead of scanning every session's.
     private final Map<String, Set<String>> idsBySession = new ConcurrentHashMap<>();
 
-    SubscriptionRegistry() {
+    public SubscriptionRegistry() {
         for (var stream : LiveStream.values()) {
             index.put(stream, new ConcurrentHashMap<>());
         }
     }
 
     /** Adds or replaces the subscription with the same session and id. */
-    void add(Subscription subscription) {
+    public void add(Subscription subscription) {
         remove(subscription.sessionId, subscription.id);
         byKey.put(new Key(subscription.sessionId, subscription.id), subscription);
         idsBySession.computeIfAbsent(subscription.sessionId, s -> ConcurrentHashMap.newKeySet()).add(subscription.id);
@@ -106,7 +124,7 @@ final class SubscriptionRegistry {
         index.get(subscription.stream).computeIfAbsent(bucket, b -> ConcurrentHashMap.newKeySet()).add(subscription);
     }
 
-    boolean remove(String sessionId, String id) {
+    public boolean remove(String sessionId, String id) {
         var removed = byKey.remove(new Key(sessionId, id));
         if (removed == null) {
             return false;
@@ -124,23 +142,23 @@ final class SubscriptionRegistry {
     }
 
     /** Removes this very subscription, not one that has since replaced it under the same id. */
-    void remove(Subscription subscription) {
+    public void remove(Subscription subscription) {
         if (byKey.get(new Key(subscription.sessionId, subscription.id)) == subscription) {
             remove(subscription.sessionId, subscription.id);
         }
     }
 
     /** How many subscriptions a session holds, for the per-connection limit. */
-    int countFor(String sessionId) {
+    public int countFor(String sessionId) {
         var ids = idsBySession.get(sessionId);
         return ids == null ? 0 : ids.size();
     }
 
-    boolean holds(String sessionId, String id) {
+    public boolean holds(String sessionId, String id) {
         return byKey.containsKey(new Key(sessionId, id));
     }
 
-    void removeSession(String sessionId) {
+    public void removeSession(String sessionId) {
         var ids = idsBySession.remove(sessionId);
         if (ids != null) {
             List.copyOf(ids).forEach(id -> remove(sessionId, id));
@@ -172,7 +190,7 @@ final class SubscriptionRegistry {
         return delivered;
     }
 
-    int size() {
+    public int size() {
         return byKey.size();
     }
 }
