@@ -1,15 +1,16 @@
 package dev.iotpipeline.localstack;
 
+import static dev.iotpipeline.localstack.PipelineOutputs.MAIN_UNIT;
+import static dev.iotpipeline.localstack.PipelineOutputs.header;
+import static dev.iotpipeline.localstack.PipelineOutputs.uuid;
+
 import dev.iotpipeline.events.ReaderProperties;
 import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicTail;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
@@ -19,12 +20,8 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import java.util.function.BiConsumer;
-import org.apache.kafka.clients.consumer.ConsumerRecord;
-import tools.jackson.databind.JsonNode;
 
 /**
  * Checks the pipeline's one promise for a set of accepted uplinks: each ends as exactly one stored data
@@ -83,12 +80,10 @@ public final class InvariantChecker {
         }
     }
 
-    private static final String MAIN_UNIT = "data-unit";
-
-    private final Sources sources;
+    private final PipelineOutputs outputs;
 
     public InvariantChecker(Sources sources) {
-        this.sources = sources;
+        this.outputs = new PipelineOutputs(sources);
     }
 
     public Report check(List<Accepted> accepted) throws SQLException {
@@ -96,18 +91,18 @@ public final class InvariantChecker {
         accepted.forEach(a -> byId.put(a.id(), a));
         var stored = new HashMap<UUID, Integer>();
         var extraUnits = new HashSet<UUID>();
-        readStore(byId.keySet(), stored, extraUnits);
+        outputs.readStore(byId.keySet(), stored, extraUnits);
 
         var deadLetters = new HashMap<UUID, Integer>();
         var causes = new TreeMap<String, Integer>();
-        readTopic(PipelineTopic.DEAD_LETTER.topicName(), (record, json) -> {
+        outputs.readTopic(PipelineTopic.DEAD_LETTER.topicName(), (record, json) -> {
             var id = uuid(json, "id");
             if (id != null && byId.containsKey(id)) {
                 deadLetters.merge(id, 1, Integer::sum);
                 causes.merge(header(record, DeadLetterHeaders.CAUSE), 1, Integer::sum);
             }
         });
-        readTopic(PipelineTopic.EVENTS_DEAD_LETTER.topicName(), (record, json) -> {
+        outputs.readTopic(PipelineTopic.EVENTS_DEAD_LETTER.topicName(), (record, json) -> {
             // A data unit the store writer could never store is its uplink's dead letter.
             var uplinkId = uuid(json, "uplinkId");
             var unitId = uuid(json, "id");
@@ -138,37 +133,12 @@ public final class InvariantChecker {
         return new Report(byId.size(), storedCount, deadCount, missing, doubled, outOfOrder(byId), redeliveries, causes);
     }
 
-    /** Main data units by uplink; a second, different non-history data unit of one uplink is a doubling. */
-    private void readStore(Set<UUID> uplinks, Map<UUID, Integer> stored, Set<UUID> extraUnits) throws SQLException {
-        try (var connection = DriverManager.getConnection(sources.jdbcUrl(), sources.jdbcUser(), sources.jdbcPassword());
-                var statement = connection.prepareStatement("""
-                        SELECT id, uplink_id, attributes->>'history' FROM data_units
-                        WHERE uplink_id = ANY(?)""")) {
-            var all = new ArrayList<>(uplinks);
-            for (int from = 0; from < all.size(); from += 5000) {
-                var chunk = all.subList(from, Math.min(all.size(), from + 5000));
-                statement.setArray(1, connection.createArrayOf("uuid", chunk.toArray()));
-                try (var rows = statement.executeQuery()) {
-                    while (rows.next()) {
-                        var id = rows.getObject(1, UUID.class);
-                        var uplinkId = rows.getObject(2, UUID.class);
-                        if (id.equals(Ids.derive(uplinkId, MAIN_UNIT))) {
-                            stored.merge(uplinkId, 1, Integer::sum);
-                        } else if (rows.getString(3) == null) {
-                            extraUnits.add(uplinkId);
-                        }
-                    }
-                }
-            }
-        }
-    }
-
     /** Per device, the first appearance of each main data unit in data-units must follow the sending order. */
     private Map<String, Integer> outOfOrder(Map<UUID, Accepted> byId) {
         var seen = new HashSet<UUID>();
         var lastSeq = new HashMap<String, Long>();
         var inversions = new TreeMap<String, Integer>();
-        readTopic(PipelineTopic.DATA_UNITS.topicName(), (record, json) -> {
+        outputs.readTopic(PipelineTopic.DATA_UNITS.topicName(), (record, json) -> {
             var uplinkId = uuid(json, "uplinkId");
             var accepted = uplinkId == null ? null : byId.get(uplinkId);
             if (accepted == null || !Ids.derive(uplinkId, MAIN_UNIT).equals(uuid(json, "id"))
@@ -183,44 +153,6 @@ public final class InvariantChecker {
             }
         });
         return inversions;
-    }
-
-    /** Reads a topic from its beginning to its end of now; values that are not JSON arrive as null. */
-    private void readTopic(String topic, BiConsumer<ConsumerRecord<String, byte[]>, JsonNode> handler) {
-        try {
-            TopicTail.readToEnd(sources.kafkaClient(), topic, Duration.ofSeconds(120),
-                    record -> handler.accept(record, json(record.value())));
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("interrupted while reading " + topic, e);
-        }
-    }
-
-    private static JsonNode json(byte[] value) {
-        if (value == null) {
-            return null;
-        }
-        try {
-            return EventJson.mapper().readTree(value);
-        } catch (RuntimeException poison) {
-            return null;
-        }
-    }
-
-    private static UUID uuid(JsonNode json, String field) {
-        if (json == null || !json.hasNonNull(field)) {
-            return null;
-        }
-        try {
-            return UUID.fromString(json.get(field).asString());
-        } catch (IllegalArgumentException e) {
-            return null;
-        }
-    }
-
-    private static String header(ConsumerRecord<?, ?> record, String name) {
-        var value = DeadLetterHeaders.value(record.headers(), name);
-        return value == null ? "?" : value;
     }
 
     public static List<Accepted> readAccepted(Path file) throws IOException {

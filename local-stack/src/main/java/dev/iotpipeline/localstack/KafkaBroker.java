@@ -7,12 +7,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.common.Uuid;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -85,85 +83,11 @@ public final class KafkaBroker implements AutoCloseable {
     private synchronized void startProcess(Duration timeout) throws IOException, InterruptedException {
         Files.createDirectories(dir);
         stopStale(dir);
-        var logDir = dir.resolve("logs");
-        var config = dir.resolve("server.properties");
-        Files.writeString(config, serverProperties(logDir));
-        var logback = dir.resolve("logback-broker.xml");
-        Files.writeString(logback, """
-                <configuration>
-                  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
-                    <file>%s</file>
-                    <encoder><pattern>%%d{ISO8601} %%-5level %%logger{36} - %%msg%%n</pattern></encoder>
-                  </appender>
-                  <root level="INFO"><appender-ref ref="FILE"/></root>
-                  <logger name="org.apache.kafka" level="WARN"/>
-                  <logger name="kafka" level="WARN"/>
-                  <logger name="kafka.server.KafkaRaftServer" level="INFO"/>
-                </configuration>
-                """.formatted(dir.resolve("broker.log")));
-        if (!Files.exists(logDir.resolve("meta.properties"))) {
-            var format = new java.util.ArrayList<>(List.of("kafka.tools.StorageTool", "format", "-t",
-                    Uuid.randomUuid().toString(), "-c", config.toString()));
-            if (scram != null) {
-                // KRaft keeps SCRAM credentials in its metadata log; formatting is where the first ones go in.
-                format.addAll(List.of("--add-scram", "SCRAM-SHA-256=[name=" + scram.user() + ",password="
-                        + scram.password() + "]"));
-            }
-            run(format, logback, Duration.ofSeconds(60));
-        }
-        process = java(List.of("kafka.Kafka", config.toString()), logback, "-Xms256m", "-Xmx768m").start();
+        process = new BrokerSetup(dir, port, controllerPort, scram).prepare().start();
         Files.writeString(dir.resolve("broker.pid"), Long.toString(process.pid()));
         Orphans.reapWhenParentDies(process.pid(), "TERM");
         awaitReady(timeout);
         log.info("Kafka broker up on {} (pid {}, data {})", bootstrapServers(), process.pid(), dir);
-    }
-
-    private String serverProperties(Path logDir) {
-        var sasl = scram == null ? "" : ",SASL_PLAINTEXT://127.0.0.1:" + scram.port();
-        return String.join("\n",
-                "process.roles=broker,controller",
-                "node.id=1",
-                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
-                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort + sasl,
-                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + sasl,
-                "controller.listener.names=CONTROLLER",
-                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
-                scram == null ? "" : "sasl.enabled.mechanisms=SCRAM-SHA-256",
-                scram == null ? "" : "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config="
-                        + "org.apache.kafka.common.security.scram.ScramLoginModule required;",
-                "inter.broker.listener.name=PLAINTEXT",
-                "log.dirs=" + logDir,
-                "num.partitions=3",
-                "auto.create.topics.enable=false",
-                "offsets.topic.replication.factor=1",
-                "transaction.state.log.replication.factor=1",
-                "transaction.state.log.min.isr=1",
-                "share.coordinator.state.topic.replication.factor=1",
-                "share.coordinator.state.topic.min.isr=1",
-                "group.initial.rebalance.delay.ms=0",
-                "");
-    }
-
-    private ProcessBuilder java(List<String> args, Path logback, String... jvmOptions) {
-        var command = new java.util.ArrayList<String>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(List.of(jvmOptions));
-        command.add("-Dlogback.configurationFile=" + logback);
-        // The broker uses the same jars as this JVM: kafka_2.13 and a logging binding are on its classpath.
-        command.add("-cp");
-        command.add(System.getProperty("java.class.path"));
-        command.addAll(args);
-        return new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.out").toFile()));
-    }
-
-    private void run(List<String> args, Path logback, Duration timeout) throws IOException, InterruptedException {
-        var tool = java(args, logback).start();
-        if (!tool.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || tool.exitValue() != 0) {
-            tool.destroyForcibly();
-            throw new IOException("Kafka storage format failed; see " + dir.resolve("broker.out"));
-        }
     }
 
     private void awaitReady(Duration timeout) throws IOException, InterruptedException {

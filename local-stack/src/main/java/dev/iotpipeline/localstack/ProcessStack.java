@@ -1,22 +1,13 @@
 package dev.iotpipeline.localstack;
 
 import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The pipeline as separate processes: the embedded broker and PostgreSQL, and every service instance
@@ -30,7 +21,8 @@ public final class ProcessStack implements AutoCloseable {
         private final Service service;
         private final int port;
         private final Path log;
-        private volatile Process process;
+        // Replaced by ServiceLauncher at every start of the instance.
+        volatile Process process;
 
         private Instance(Service service, int port, Path log) {
             this.service = service;
@@ -68,23 +60,19 @@ public final class ProcessStack implements AutoCloseable {
         }
     }
 
-    private static final Logger log = LoggerFactory.getLogger(ProcessStack.class);
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(180);
-
     private final LocalStack.Settings settings;
-    private final Path root;
     private final KafkaBroker broker;
     private volatile Postgres postgres;
     private final Infrastructure infrastructure;
     private final List<Instance> instances = new CopyOnWriteArrayList<>();
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final ServiceLauncher launcher;
 
     private ProcessStack(LocalStack.Settings settings, Path root, KafkaBroker broker, Postgres postgres) {
         this.settings = settings;
-        this.root = root;
         this.broker = broker;
         this.postgres = postgres;
         this.infrastructure = new Infrastructure(broker.bootstrapServers(), postgres.jdbcUrl(), Postgres.USER, "");
+        this.launcher = new ServiceLauncher(settings, root, infrastructure);
     }
 
     /**
@@ -110,7 +98,7 @@ public final class ProcessStack implements AutoCloseable {
                 consumers.add(stack.spawn(service, settings.port(service)));
             }
             for (var instance : consumers) {
-                stack.awaitReady(instance);
+                stack.launcher.awaitReady(instance);
             }
             stack.startInstance(Service.INGEST, settings.port(Service.INGEST));
             return stack;
@@ -123,7 +111,7 @@ public final class ProcessStack implements AutoCloseable {
     /** Starts one more instance of a service on {@code port} and waits until it reports ready. */
     public Instance startInstance(Service service, int port) throws IOException, InterruptedException {
         var instance = spawn(service, port);
-        awaitReady(instance);
+        launcher.awaitReady(instance);
         return instance;
     }
 
@@ -132,84 +120,18 @@ public final class ProcessStack implements AutoCloseable {
                 .resolve(service.shortName() + "-" + port + ".log");
         var instance = new Instance(service, port, logFile);
         instances.add(instance);
-        spawn(instance);
+        launcher.spawn(instance);
         return instance;
     }
 
     private void launch(Instance instance) throws IOException, InterruptedException {
-        spawn(instance);
-        awaitReady(instance);
-    }
-
-    private void spawn(Instance instance) throws IOException {
-        Files.createDirectories(instance.log.getParent());
-        var command = new ArrayList<String>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(Arrays.asList(System.getenv().getOrDefault("IOT_SERVICE_JAVA_OPTS",
-                "-Xmx512m -XX:+UseSerialGC").trim().split("\\s+")));
-        command.add("-jar");
-        command.add(execJar(instance.service).toString());
-        for (var property : LocalStack.serviceProperties(instance.service, settings, infrastructure, instance.port,
-                false)) {
-            command.add("--" + property);
-        }
-        instance.process = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(instance.log.toFile()))
-                .start();
-        Orphans.reapWhenParentDies(instance.process.pid(), "TERM");
-    }
-
-    private Path execJar(Service service) throws IOException {
-        var target = root.resolve(service.module()).resolve("target");
-        try (var jars = Files.list(target)) {
-            return jars.filter(p -> p.getFileName().toString().startsWith(service.module() + "-")
-                            && p.getFileName().toString().endsWith("-exec.jar"))
-                    .findFirst()
-                    .orElseThrow(() -> new IOException("No exec jar of " + service.module() + " in " + target
-                            + ": build first (./mvnw -DskipTests package)"));
-        }
-    }
-
-    /** Waits for readiness: for the consumers that includes owning their partitions, not just an open port. */
-    private void awaitReady(Instance instance) throws IOException, InterruptedException {
-        var deadline = Instant.now().plus(READY_TIMEOUT);
-        while (Instant.now().isBefore(deadline)) {
-            if (!instance.process.isAlive()) {
-                throw new IOException(instance + " exited with " + instance.process.exitValue() + "; "
-                        + instance.log + " ends with:\n" + tail(instance.log, 40));
-            }
-            if (ready(instance)) {
-                log.info("{} ready", instance);
-                return;
-            }
-            Thread.sleep(250);
-        }
-        throw new IOException(instance + " not ready within " + READY_TIMEOUT + "; " + instance.log + " ends with:\n"
-                + tail(instance.log, 40));
-    }
-
-    private static String tail(Path file, int lines) {
-        try (var all = Files.lines(file)) {
-            var list = all.toList();
-            return String.join("\n", list.subList(Math.max(0, list.size() - lines), list.size()));
-        } catch (IOException | java.io.UncheckedIOException e) {
-            return "(unreadable: " + e + ")";
-        }
+        launcher.spawn(instance);
+        launcher.awaitReady(instance);
     }
 
     /** Whether the instance answers its readiness probe with 200. */
     public boolean ready(Instance instance) {
-        try {
-            var response = http.send(HttpRequest.newBuilder(URI.create(instance.url() + "/actuator/health/readiness"))
-                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
-            return response.statusCode() == 200;
-        } catch (IOException e) {
-            return false;
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            return false;
-        }
+        return launcher.ready(instance);
     }
 
     /** SIGKILL: no shutdown hook runs, nothing is flushed or committed. */
@@ -232,10 +154,10 @@ public final class ProcessStack implements AutoCloseable {
     public void restartAll(List<Instance> killed) throws IOException, InterruptedException {
         var consumers = killed.stream().filter(i -> i.service != Service.INGEST).toList();
         for (var instance : consumers) {
-            spawn(instance);
+            launcher.spawn(instance);
         }
         for (var instance : consumers) {
-            awaitReady(instance);
+            launcher.awaitReady(instance);
         }
         for (var instance : killed) {
             if (instance.service == Service.INGEST) {

@@ -1,28 +1,14 @@
 package dev.iotpipeline.decoder.codec;
 
 import java.lang.management.ManagementFactory;
-import java.util.Set;
-import org.mozilla.javascript.CompilerEnvirons;
 import org.mozilla.javascript.Context;
 import org.mozilla.javascript.ContextFactory;
-import org.mozilla.javascript.EvaluatorException;
-import org.mozilla.javascript.Parser;
-import org.mozilla.javascript.ast.AstNode;
-import org.mozilla.javascript.ast.AstRoot;
-import org.mozilla.javascript.ast.BigIntLiteral;
-import org.mozilla.javascript.ast.CatchClause;
-import org.mozilla.javascript.ast.Name;
-import org.mozilla.javascript.ast.NodeVisitor;
 
 /**
  * The Rhino setup every JavaScript codec runs in: ES6, no Java classes reachable, and per call a CPU-time
  * limit, a wall-clock backstop and an allocation budget, checked by instruction counting.
  */
 final class ScriptSandbox extends ContextFactory {
-
-    /** Names that would reach the host if they resolved; refused at registration with their position. */
-    static final Set<String> FORBIDDEN = Set.of("java", "javax", "Java", "Packages", "JavaImporter", "JavaAdapter",
-            "importPackage", "importClass", "require", "load", "loadClass", "Polyglot", "getClass", "__proto__");
 
     static final ScriptSandbox INSTANCE = new ScriptSandbox();
 
@@ -199,8 +185,9 @@ final class ScriptSandbox extends ContextFactory {
     }
 
     // Why each part is there: the class shutter refuses every Java class, which also keeps Rhino from exposing
-    // javaException/rhinoException on the errors a script catches; initSafeStandardObjects (JavaScriptCodec)
-    // defines no Packages, java or importPackage; check() refuses scripts that name them anyway, with a position.
+    // javaException/rhinoException on the errors a script catches; initSafeStandardObjects (ScriptRunner)
+    // defines no Packages, java or importPackage; ScriptChecker refuses scripts that name them anyway, with a
+    // position.
     // The limits are enforced by throwing a Java Error from the instruction observer: a script's catch never
     // sees an Error, and once a call is over a limit every later check throws again, so a finally that swallows
     // it only buys itself the instructions up to the next check point.
@@ -208,7 +195,7 @@ final class ScriptSandbox extends ContextFactory {
     protected Context makeContext() {
         var cx = new SandboxContext(this);
         cx.setLanguageVersion(Context.VERSION_ES6);
-        // Interpreted by default: a codec's own script is compiled explicitly (JavaScriptCodec.compile), so this
+        // Interpreted by default: a codec's own script is compiled explicitly (ScriptCompiler), so this
         // only decides how eval and new Function compile at run time, where generating a JVM class per call
         // would cost metaspace and time outside the instruction count.
         cx.setInterpretedMode(true);
@@ -221,85 +208,5 @@ final class ScriptSandbox extends ContextFactory {
     @Override
     protected void observeInstructionCount(Context cx, int instructionCount) {
         ((SandboxContext) cx).check();
-    }
-
-    /**
-     * Parses without running, and refuses any reference to a host-access name. Every failure of the engine is
-     * an {@link InvalidScriptException}, with a position when the engine reports one.
-     */
-    static void check(String source, String sourceName) {
-        check(source, sourceName, source);
-    }
-
-    /**
-     * As {@link #check(String, String)} for {@code source} rewritten from {@code original}: a refused name is
-     * reported at its first occurrence in the original, which is what the user wrote.
-     */
-    static void check(String source, String sourceName, String original) {
-        var env = new CompilerEnvirons();
-        env.setLanguageVersion(Context.VERSION_ES6);
-        env.setRecordingComments(false);
-        AstRoot root;
-        try {
-            root = new Parser(env).parse(source, sourceName, 1);
-        } catch (EvaluatorException e) {
-            throw InvalidScriptException.syntaxError(e.details(), e.lineNumber(), e.columnNumber());
-        } catch (RuntimeException e) {
-            throw InvalidScriptException.syntaxError("the engine failed to parse the script: " + e, -1, -1);
-        } catch (StackOverflowError e) {
-            throw new InvalidScriptException("the script nests too deeply for the engine to parse");
-        }
-        try {
-            root.visit(new ForbiddenNames(source, original));
-        } catch (InvalidScriptException e) {
-            throw e;
-        } catch (RuntimeException e) {
-            throw new InvalidScriptException("the engine failed to analyse the script: " + e);
-        } catch (StackOverflowError e) {
-            throw new InvalidScriptException("the script nests too deeply for the engine to analyse");
-        }
-    }
-
-    /** Refuses host-access names wherever they occur. */
-    private record ForbiddenNames(String source, String original) implements NodeVisitor {
-
-        @Override
-        public boolean visit(AstNode node) {
-            if (node instanceof Name name && FORBIDDEN.contains(name.getIdentifier())) {
-                var message = "'" + name.getIdentifier() + "' is not available to codecs: they have no access to "
-                        + "Java, modules or the host";
-                var inOriginal = java.util.regex.Pattern.compile("(?<![\\w$])" + java.util.regex.Pattern.quote(
-                        name.getIdentifier()) + "(?![\\w$])").matcher(original);
-                if (original != source && inOriginal.find()) {
-                    int offset = inOriginal.start();
-                    int line = 1 + (int) original.substring(0, offset).chars().filter(c -> c == '\n').count();
-                    throw InvalidScriptException.at(message, line, column(original, offset));
-                }
-                throw InvalidScriptException.at(message, node.getLineno(), column(source, node.getAbsolutePosition()));
-            }
-            if (node instanceof BigIntLiteral) {
-                // See ScriptBuiltins.harden: BigInt arithmetic has no bounded cost in the engine.
-                throw InvalidScriptException.at("BigInt is not available to codecs: its arithmetic has no bounded "
-                        + "cost in the engine; use two 32-bit numbers", node.getLineno(),
-                        column(source, node.getAbsolutePosition()));
-            }
-            if (node instanceof CatchClause clause && clause.getVarName() == null) {
-                // Rhino parses ES2019 `catch { }` (no binding) but CatchClause.visit dereferences the missing
-                // name; its parts are visited here instead.
-                if (clause.getCatchCondition() != null) {
-                    clause.getCatchCondition().visit(this);
-                }
-                if (clause.getBody() != null) {
-                    clause.getBody().visit(this);
-                }
-                return false;
-            }
-            return true;
-        }
-    }
-
-    private static int column(String source, int offset) {
-        int lineStart = source.lastIndexOf('\n', Math.max(0, offset - 1)) + 1;
-        return offset - lineStart + 1;
     }
 }

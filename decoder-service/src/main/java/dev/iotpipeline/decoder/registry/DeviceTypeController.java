@@ -1,5 +1,13 @@
 package dev.iotpipeline.decoder.registry;
 
+import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.checkDescription;
+import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.checkMapping;
+import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.checkName;
+import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.examplesFailed;
+import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.invalid;
+import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.notFound;
+import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.payload;
+
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.CodecErrorsException;
 import dev.iotpipeline.decoder.codec.CodecException;
@@ -17,14 +25,10 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
-import java.util.Base64;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.regex.Pattern;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -38,7 +42,6 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.web.ErrorResponseException;
 
 /**
  * The device-type registry API. A change is validated (the codec is built, a script compiled and checked
@@ -49,13 +52,6 @@ import org.springframework.web.ErrorResponseException;
 class DeviceTypeController {
 
     private static final Logger log = LoggerFactory.getLogger(DeviceTypeController.class);
-
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
-    private static final int MAX_MAPPINGS = 256;
-    private static final int MAX_DESCRIPTION = 1000;
-
-    /** Ingest's default payload limit; the body limit bounds a test payload anyway. */
-    private static final int MAX_TEST_PAYLOAD = 65_536;
 
     private final DeviceTypeRegistry registry;
     private final Codecs codecs;
@@ -85,16 +81,12 @@ class DeviceTypeController {
     @PutMapping("/device-types/{deviceType}")
     ResponseEntity<DeviceType> put(@PathVariable String deviceType, @RequestBody DeviceTypeRequest request)
             throws Exception {
-        if (!NAME.matcher(deviceType).matches()) {
-            throw invalid("deviceType", "'" + deviceType + "' does not match " + NAME.pattern());
-        }
+        checkName(deviceType);
         if (request.codec() == null || request.codec().isBlank()) {
             throw invalid("codec", "is required: a built-in codec name or javascript");
         }
         checkMapping(request.mapping());
-        if (request.description() != null && request.description().length() > MAX_DESCRIPTION) {
-            throw invalid("description", "is longer than " + MAX_DESCRIPTION + " characters");
-        }
+        checkDescription(request.description());
         CodecExamples.validate(request.examples()).ifPresent(problem -> {
             throw invalid(problem.field(), problem.problem());
         });
@@ -133,9 +125,7 @@ class DeviceTypeController {
         UplinkCodec codec;
         Map<String, FieldMapping> mapping;
         if (request.codec() != null) {
-            if (!NAME.matcher(deviceType).matches()) {
-                throw invalid("deviceType", "'" + deviceType + "' does not match " + NAME.pattern());
-            }
+            checkName(deviceType);
             checkMapping(request.mapping());
             var draft = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
                     request.mapping(), null, Instant.now(clock));
@@ -203,61 +193,6 @@ class DeviceTypeController {
         }
     }
 
-    private static void checkMapping(Map<String, FieldMapping> mapping) {
-        if (mapping != null && mapping.size() > MAX_MAPPINGS) {
-            throw invalid("mapping", "holds " + mapping.size() + " entries; at most " + MAX_MAPPINGS);
-        }
-    }
-
-    private static byte[] payload(PayloadTestRequest request) {
-        var given = new ArrayList<String>();
-        if (request.bytes() != null) {
-            given.add("bytes");
-        }
-        if (request.payload() != null) {
-            given.add("payload");
-        }
-        if (request.payloadHex() != null) {
-            given.add("payloadHex");
-        }
-        if (given.isEmpty()) {
-            throw invalid("payload", "is required: give bytes, payload (base64) or payloadHex");
-        }
-        if (given.size() > 1) {
-            throw invalid(given.get(1), "give only one of bytes, payload (base64) or payloadHex; got " + given);
-        }
-        byte[] bytes;
-        if (request.bytes() != null) {
-            if (request.bytes().size() > MAX_TEST_PAYLOAD) {
-                throw invalid("bytes", "holds " + request.bytes().size() + " bytes; at most " + MAX_TEST_PAYLOAD);
-            }
-            bytes = new byte[request.bytes().size()];
-            for (int i = 0; i < bytes.length; i++) {
-                var value = request.bytes().get(i);
-                if (value == null || value < 0 || value > 255) {
-                    throw invalid("bytes", "item " + i + " (" + value + ") is not a byte value (0..255)");
-                }
-                bytes[i] = (byte) (int) value;
-            }
-        } else if (request.payload() != null) {
-            try {
-                bytes = Base64.getDecoder().decode(request.payload().strip());
-            } catch (IllegalArgumentException e) {
-                throw invalid("payload", "is not valid base64: " + e.getMessage());
-            }
-        } else {
-            try {
-                bytes = HexFormat.of().parseHex(request.payloadHex().strip());
-            } catch (IllegalArgumentException e) {
-                throw invalid("payloadHex", "is not valid hex: " + e.getMessage());
-            }
-        }
-        if (bytes.length > MAX_TEST_PAYLOAD) {
-            throw invalid(given.getFirst(), "holds " + bytes.length + " bytes; at most " + MAX_TEST_PAYLOAD);
-        }
-        return bytes;
-    }
-
     /** A codec's output as it holds it: measurements, then attributes (its warnings among them). */
     private static Map<String, Object> raw(Decoded decoded) {
         var raw = new LinkedHashMap<String, Object>(decoded.measurements());
@@ -271,32 +206,5 @@ class DeviceTypeController {
         var form = CodecForm.shown(resolved);
         return Objects.equals(form, type.form()) ? type : new DeviceType(type.name(), type.schemaVersion(),
                 type.codec(), type.script(), type.mapping(), type.description(), type.updatedAt(), type.examples(), form);
-    }
-
-    private static ErrorResponseException examplesFailed(CodecExamples.Check check) {
-        var mismatches = check.mismatches().stream().map(m -> {
-            // A map, not the record: a missing or unexpected value must show as null, whatever the JSON settings.
-            var entry = new LinkedHashMap<String, Object>();
-            entry.put("example", m.example());
-            entry.put("description", m.description());
-            entry.put("path", m.path());
-            entry.put("expected", m.expected());
-            entry.put("actual", m.actual());
-            return entry;
-        }).toList();
-        var detail = check.failed() + " of " + check.total() + " examples failed: the codec's output differs from "
-                + "what they expect" + (check.truncated() ? " (the first " + check.mismatches().size()
-                + " differences are listed)" : "");
-        return Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-examples-failed", detail,
-                Map.of("mismatches", mismatches));
-    }
-
-    private static ErrorResponseException invalid(String field, String problem) {
-        return Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", field + ": " + problem, Map.of("field", field));
-    }
-
-    private static ErrorResponseException notFound(String deviceType) {
-        return Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type",
-                "Device type '" + deviceType + "' is not registered");
     }
 }

@@ -8,21 +8,13 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
-import java.util.Collection;
-import java.util.Comparator;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.TreeMap;
 import java.util.Optional;
 import java.util.UUID;
-import java.util.stream.Stream;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import tools.jackson.core.type.TypeReference;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 
 /** PostgreSQL history of data units, and the latest reading of each device; every write is idempotent. */
 public class HistoryStore {
@@ -36,6 +28,7 @@ public class HistoryStore {
     }
 
     private final NamedParameterJdbcTemplate jdbc;
+    private final DataUnitWrites writes;
     private final Duration aggregateLateness;
 
     /**
@@ -44,6 +37,7 @@ public class HistoryStore {
      */
     public HistoryStore(NamedParameterJdbcTemplate jdbc, Duration aggregateLateness) {
         this.jdbc = jdbc;
+        this.writes = new DataUnitWrites(jdbc);
         this.aggregateLateness = aggregateLateness;
     }
 
@@ -60,82 +54,11 @@ public class HistoryStore {
      * partitions only.
      */
     public void storeDataUnits(List<Stored<DataUnit>> units) {
-        if (units.isEmpty()) {
-            return;
-        }
-        var first = new LinkedHashMap<UUID, DataUnit>();
-        units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored.event()));
-        jdbc.update("""
-                INSERT INTO data_units (%1$s)
-                SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)
-                WHERE NOT EXISTS (SELECT 1 FROM data_units d WHERE d.id = r.id
-                                  AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
-                                                        AND r.received_at + CAST(:window AS interval))
-                ON CONFLICT (id, received_at) DO NOTHING""".formatted(COLUMNS, RECORD),
-                new MapSqlParameterSource("rows", rows(first.values())).addValue("window", RETRY_WINDOW.toString()));
-        // One row per device, in key order, so two writers that briefly share devices never deadlock.
-        var newest = new TreeMap<String, DataUnit>();
-        for (var unit : first.values()) {
-            newest.merge(unit.channel() + '\u0000' + unit.deviceId(), unit, (a, b) -> NEWEST.compare(a, b) >= 0 ? a : b);
-        }
-        jdbc.update("""
-                INSERT INTO devices (%1$s)
-                SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)
-                ON CONFLICT (channel, device_id) DO UPDATE SET device_type = EXCLUDED.device_type, id = EXCLUDED.id,
-                    received_at = EXCLUDED.received_at, uplink_id = EXCLUDED.uplink_id,
-                    measured_at = EXCLUDED.measured_at, decoded_at = EXCLUDED.decoded_at,
-                    schema_version = EXCLUDED.schema_version, measurements = EXCLUDED.measurements,
-                    attributes = EXCLUDED.attributes, measured_ns = EXCLUDED.measured_ns,
-                    received_ns = EXCLUDED.received_ns, decoded_ns = EXCLUDED.decoded_ns
-                WHERE (devices.received_at, devices.measured_at, devices.id)
-                    < (EXCLUDED.received_at, EXCLUDED.measured_at, EXCLUDED.id)""".formatted(DEVICE_COLUMNS, RECORD),
-                new MapSqlParameterSource("rows", rows(newest.values())));
+        writes.store(units);
     }
 
     /** How far apart two copies of one data unit may have been received and still be stored once. */
     static final Duration RETRY_WINDOW = Duration.ofDays(1);
-
-    /** Which of two data units of a device is its latest reading: last received, then last measured. */
-    private static final Comparator<DataUnit> NEWEST = Comparator.comparing(DataUnit::receivedAt)
-            .thenComparing(DataUnit::measuredAt)
-            .thenComparing(DataUnit::id);
-
-    /** The column types of a row as {@link #rows} writes it. */
-    private static final String RECORD = "id uuid, received_at timestamptz, uplink_id uuid, measured_at timestamptz,"
-            + " decoded_at timestamptz, schema_version smallint, channel text, device_type text, device_id text,"
-            + " measurements jsonb, attributes jsonb, measured_ns smallint, received_ns smallint, decoded_ns smallint";
-
-    /** A JSON array of the rows: times in microseconds (what PostgreSQL keeps) with the nanoseconds beyond apart. */
-    private static String rows(Collection<DataUnit> units) {
-        var rows = new ArrayList<Map<String, Object>>(units.size());
-        for (var unit : units) {
-            var row = new LinkedHashMap<String, Object>();
-            row.put("id", unit.id());
-            row.put("received_at", micros(unit.receivedAt()));
-            row.put("uplink_id", unit.uplinkId());
-            row.put("measured_at", micros(unit.measuredAt()));
-            row.put("decoded_at", micros(unit.decodedAt()));
-            row.put("schema_version", unit.schemaVersion());
-            row.put("channel", unit.channel());
-            row.put("device_type", unit.deviceType());
-            row.put("device_id", unit.deviceId());
-            row.put("measurements", unit.measurements());
-            row.put("attributes", unit.attributes().isEmpty() ? null : unit.attributes());
-            row.put("measured_ns", nanos(unit.measuredAt()));
-            row.put("received_ns", nanos(unit.receivedAt()));
-            row.put("decoded_ns", nanos(unit.decodedAt()));
-            rows.add(row);
-        }
-        return json(rows);
-    }
-
-    private static String micros(Instant instant) {
-        return instant == null ? null : instant.truncatedTo(ChronoUnit.MICROS).toString();
-    }
-
-    private static Integer nanos(Instant instant) {
-        return instant == null || instant.getNano() % 1000 == 0 ? null : instant.getNano() % 1000;
-    }
 
     /** A page in id (time) order, or newest first; the cursor continues in the same direction. */
     public Page page(DataUnitQuery query, UUID after, int limit, boolean newestFirst) {
@@ -245,11 +168,9 @@ public class HistoryStore {
         return found.stream().findFirst();
     }
 
-    private static final String COLUMNS = "id, received_at, uplink_id, measured_at, decoded_at, schema_version, channel,"
+    /** The columns a {@link DataUnit} is read from, in {@code data_units} and {@code devices} alike. */
+    static final String COLUMNS = "id, received_at, uplink_id, measured_at, decoded_at, schema_version, channel,"
             + " device_type, device_id, measurements, attributes, measured_ns, received_ns, decoded_ns";
-    /** The same columns, devices' key first as the table declares them. */
-    private static final String DEVICE_COLUMNS = "channel, device_id, device_type, id, received_at, uplink_id,"
-            + " measured_at, decoded_at, schema_version, measurements, attributes, measured_ns, received_ns, decoded_ns";
     private static final TypeReference<Map<String, Double>> MEASUREMENTS = new TypeReference<>() {
     };
     private static final TypeReference<Map<String, Object>> ATTRIBUTES = new TypeReference<>() {
@@ -263,10 +184,6 @@ public class HistoryStore {
                 instant(rs.getTimestamp(2), rs.getShort(13)), instant(rs.getTimestamp(5), rs.getShort(14)),
                 EventJson.mapper().readValue(rs.getString(10), MEASUREMENTS),
                 attributes == null ? Map.of() : EventJson.mapper().readValue(attributes, ATTRIBUTES));
-    }
-
-    private static String json(Object value) {
-        return EventJson.mapper().writeValueAsString(value);
     }
 
     /** A time from its microseconds column and the nanoseconds beyond them (0 when the column is null). */

@@ -1,0 +1,109 @@
+package dev.iotpipeline.localstack;
+
+import dev.iotpipeline.localstack.KafkaBroker.Scram;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.common.Uuid;
+
+/** Writes what a {@link KafkaBroker} runs from under its data directory, and the JVM command that runs it. */
+final class BrokerSetup {
+
+    private final Path dir;
+    private final int port;
+    private final int controllerPort;
+    private final Scram scram;
+
+    BrokerSetup(Path dir, int port, int controllerPort, Scram scram) {
+        this.dir = dir;
+        this.port = port;
+        this.controllerPort = controllerPort;
+        this.scram = scram;
+    }
+
+    /**
+     * Writes the broker's configuration and logging configuration, formats its log directory the first time,
+     * and returns the command that starts the broker.
+     */
+    ProcessBuilder prepare() throws IOException, InterruptedException {
+        var logDir = dir.resolve("logs");
+        var config = dir.resolve("server.properties");
+        Files.writeString(config, serverProperties(logDir));
+        var logback = dir.resolve("logback-broker.xml");
+        Files.writeString(logback, """
+                <configuration>
+                  <appender name="FILE" class="ch.qos.logback.core.FileAppender">
+                    <file>%s</file>
+                    <encoder><pattern>%%d{ISO8601} %%-5level %%logger{36} - %%msg%%n</pattern></encoder>
+                  </appender>
+                  <root level="INFO"><appender-ref ref="FILE"/></root>
+                  <logger name="org.apache.kafka" level="WARN"/>
+                  <logger name="kafka" level="WARN"/>
+                  <logger name="kafka.server.KafkaRaftServer" level="INFO"/>
+                </configuration>
+                """.formatted(dir.resolve("broker.log")));
+        if (!Files.exists(logDir.resolve("meta.properties"))) {
+            var format = new ArrayList<>(List.of("kafka.tools.StorageTool", "format", "-t",
+                    Uuid.randomUuid().toString(), "-c", config.toString()));
+            if (scram != null) {
+                // KRaft keeps SCRAM credentials in its metadata log; formatting is where the first ones go in.
+                format.addAll(List.of("--add-scram", "SCRAM-SHA-256=[name=" + scram.user() + ",password="
+                        + scram.password() + "]"));
+            }
+            run(format, logback, Duration.ofSeconds(60));
+        }
+        return java(List.of("kafka.Kafka", config.toString()), logback, "-Xms256m", "-Xmx768m");
+    }
+
+    private String serverProperties(Path logDir) {
+        var sasl = scram == null ? "" : ",SASL_PLAINTEXT://127.0.0.1:" + scram.port();
+        return String.join("\n",
+                "process.roles=broker,controller",
+                "node.id=1",
+                "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
+                "listeners=PLAINTEXT://127.0.0.1:" + port + ",CONTROLLER://127.0.0.1:" + controllerPort + sasl,
+                "advertised.listeners=PLAINTEXT://127.0.0.1:" + port + sasl,
+                "controller.listener.names=CONTROLLER",
+                "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
+                scram == null ? "" : "sasl.enabled.mechanisms=SCRAM-SHA-256",
+                scram == null ? "" : "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config="
+                        + "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+                "inter.broker.listener.name=PLAINTEXT",
+                "log.dirs=" + logDir,
+                "num.partitions=3",
+                "auto.create.topics.enable=false",
+                "offsets.topic.replication.factor=1",
+                "transaction.state.log.replication.factor=1",
+                "transaction.state.log.min.isr=1",
+                "share.coordinator.state.topic.replication.factor=1",
+                "share.coordinator.state.topic.min.isr=1",
+                "group.initial.rebalance.delay.ms=0",
+                "");
+    }
+
+    private ProcessBuilder java(List<String> args, Path logback, String... jvmOptions) {
+        var command = new ArrayList<String>();
+        command.add(ProcessHandle.current().info().command().orElse("java"));
+        command.addAll(List.of(jvmOptions));
+        command.add("-Dlogback.configurationFile=" + logback);
+        // The broker uses the same jars as this JVM: kafka_2.13 and a logging binding are on its classpath.
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.addAll(args);
+        return new ProcessBuilder(command)
+                .redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.out").toFile()));
+    }
+
+    private void run(List<String> args, Path logback, Duration timeout) throws IOException, InterruptedException {
+        var tool = java(args, logback).start();
+        if (!tool.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS) || tool.exitValue() != 0) {
+            tool.destroyForcibly();
+            throw new IOException("Kafka storage format failed; see " + dir.resolve("broker.out"));
+        }
+    }
+}
