@@ -1,16 +1,23 @@
 package dev.iotpipeline.notify.history;
 
 import static org.mockito.ArgumentMatchers.any;
+import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.anyInt;
+import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
+import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
+import dev.iotpipeline.events.AlarmCommand;
+import dev.iotpipeline.events.AlarmEvent;
+import dev.iotpipeline.events.AlarmState;
+import dev.iotpipeline.events.Severity;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.web.PipelineWebConfiguration;
 import java.time.Duration;
@@ -32,7 +39,8 @@ import org.springframework.test.web.servlet.MockMvc;
 
 /**
  * The history and device endpoints in a web slice, with the real controllers, routes and problem layer and the
- * stores mocked: who may read what, and every parameter a query refuses before it reaches PostgreSQL.
+ * stores mocked: who may read what, every parameter a query refuses before it reaches PostgreSQL, and
+ * acknowledgements, which only ever go to alarm-commands.
  */
 @WebMvcTest(properties = {
         "iot.security.admin-tokens[0]=admin-secret",
@@ -137,5 +145,45 @@ class HistoryApiTest {
         mvc.perform(get("/data-units/count?channel=north&estimate=true").header("Authorization", "Bearer dash-secret"))
                 .andExpect(jsonPath("$.count").value(9))
                 .andExpect(jsonPath("$.estimated").value(true));
+    }
+
+    @Test
+    void shouldAcknowledgeThroughAlarmCommandsCarryingACleanedAlarmAndOnlyInTheTokensChannels() throws Exception {
+        var active = alarm("north", AlarmState.ACTIVE);
+        var cleared = alarm("north", AlarmState.CLEARED);
+        var elsewhere = alarm("south", AlarmState.ACTIVE);
+        for (var alarm : List.of(active, cleared, elsewhere)) {
+            when(alarms.alarm(alarm.alarmId())).thenReturn(java.util.Optional.of(alarm));
+        }
+        when(kafka.send(anyString(), anyString(), any()))
+                .thenReturn(java.util.concurrent.CompletableFuture.completedFuture(null));
+
+        mvc.perform(post("/alarms/" + active.alarmId() + "/acknowledge").header("Authorization", "Bearer dash-secret"))
+                .andExpect(status().isAccepted())
+                .andExpect(jsonPath("$.acknowledged").value(true));
+        mvc.perform(post("/alarms/" + cleared.alarmId() + "/acknowledge").header("Authorization", "Bearer dash-secret"))
+                .andExpect(status().isAccepted());
+        mvc.perform(post("/alarms/" + elsewhere.alarmId() + "/acknowledge").header("Authorization", "Bearer dash-secret"))
+                .andExpect(status().isForbidden());
+        mvc.perform(post("/alarms/" + UUID.randomUUID() + "/acknowledge").header("Authorization", "Bearer dash-secret"))
+                .andExpect(status().isNotFound())
+                .andExpect(content().contentTypeCompatibleWith("application/problem+json"));
+
+        var commands = org.mockito.ArgumentCaptor.forClass(Object.class);
+        verify(kafka, org.mockito.Mockito.times(2)).send(eq("alarm-commands"), eq("d1"), commands.capture());
+        assertThat(commands.getAllValues()).map(AlarmCommand.class::cast).satisfiesExactly(
+                command -> {
+                    assertThat(command.alarmId()).isEqualTo(active.alarmId());
+                    assertThat(command.cleared()).isNull();
+                    assertThat(command.by()).startsWith("dashboard:");
+                },
+                command -> assertThat(command.cleared()).isEqualTo(cleared));
+    }
+
+    private static AlarmEvent alarm(String channel, AlarmState state) {
+        var at = Instant.parse(FROM);
+        return new AlarmEvent(UUID.randomUUID(), AlarmEvent.SCHEMA_VERSION, UUID.randomUUID(), "r1", "hot",
+                Severity.MAJOR, state, false, channel, "em300th", "d1", UUID.randomUUID(), Map.of("temperature", 41.0),
+                at, at, state == AlarmState.CLEARED ? at.plusSeconds(60) : null, null);
     }
 }
