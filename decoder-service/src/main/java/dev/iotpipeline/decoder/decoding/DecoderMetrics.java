@@ -1,5 +1,6 @@
 package dev.iotpipeline.decoder.decoding;
 
+import dev.iotpipeline.kafka.metrics.HopTimers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -17,9 +18,11 @@ final class DecoderMetrics {
     private final Map<String, Counter> decoded = new ConcurrentHashMap<>();
     private final Map<String, Counter> deadLetters = new ConcurrentHashMap<>();
     private final Timer latency;
+    private final HopTimers hops;
 
     DecoderMetrics(MeterRegistry registry) {
         this.registry = registry;
+        this.hops = new HopTimers(registry);
         this.latency = Timer.builder("decoder.decode").description("Time to decode and map one uplink")
                 .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100))
                 .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
@@ -27,6 +30,11 @@ final class DecoderMetrics {
 
     Timer latency() {
         return latency;
+    }
+
+    /** decoder-poll: the uplink's record written at ingest to this poll; decoder-publish: poll to data-units ack. */
+    HopTimers hops() {
+        return hops;
     }
 
     void decoded(String deviceType) {

@@ -45,8 +45,10 @@ class UplinkListener {
     @KafkaListener(id = "decoder", topics = "#{T(dev.iotpipeline.events.PipelineTopic).UPLINKS_ENCODED.topicName()}",
             batch = "true")
     void onBatch(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+        long polled = System.currentTimeMillis();
         var writes = new ArrayList<List<CompletableFuture<?>>>(records.size());
         for (var record : records) {
+            metrics.hops().since("decoder-poll", record.timestamp());
             // Per record, so each data unit and dead letter continues the trace of its own uplink.
             writes.add(tracing.observe(record, () -> write(record)));
         }
@@ -67,6 +69,11 @@ class UplinkListener {
                             classify(write.exceptionNow()), i);
                 }
             }
+        }
+        var published = metrics.hops().hop("decoder-publish");
+        long took = System.currentTimeMillis() - polled;
+        for (int i = 0; i < records.size(); i++) {
+            published.record(took, TimeUnit.MILLISECONDS);
         }
     }
 

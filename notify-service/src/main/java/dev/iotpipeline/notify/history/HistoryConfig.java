@@ -6,6 +6,7 @@ import dev.iotpipeline.events.TopicPartitions;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.RetryPolicy;
+import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.notify.NotifyProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -67,9 +68,16 @@ class HistoryConfig {
         return new AlarmStore(jdbc);
     }
 
+    /** Each stored batch records ingest-to-postgresql: the uplink's arrival at ingest to its row committed. */
     @Bean
-    HistoryWriter historyWriter(HistoryStore store, AlarmStore alarms) {
-        return new HistoryWriter(store::storeDataUnits, alarms::storeAlarms);
+    HistoryWriter historyWriter(HistoryStore store, AlarmStore alarms, MeterRegistry meters) {
+        var hops = new HopTimers(meters);
+        return new HistoryWriter(units -> {
+            store.storeDataUnits(units);
+            for (var unit : units) {
+                hops.since("ingest-to-postgresql", unit.event().receivedAt().toEpochMilli());
+            }
+        }, alarms::storeAlarms);
     }
 
     /**

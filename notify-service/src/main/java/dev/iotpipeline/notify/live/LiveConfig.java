@@ -2,6 +2,7 @@ package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.TopicPartitions;
+import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.live.feed.DeliveryLogs;
 import dev.iotpipeline.notify.live.feed.LiveFeed;
@@ -74,14 +75,14 @@ class LiveConfig {
     }
 
     @Bean(destroyMethod = "close")
-    LiveFeed liveFeed(KafkaAdmin admin, SubscriptionRegistry registry, DeliveryLogs logs)
+    LiveFeed liveFeed(KafkaAdmin admin, SubscriptionRegistry registry, DeliveryLogs logs, MeterRegistry meters)
             throws InterruptedException {
         var k = properties.kafka();
         admin.createOrModifyTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
                 PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
                 PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor())));
-        return new LiveFeed(kafkaClient, registry, logs).start(Duration.ofSeconds(60));
+        return new LiveFeed(kafkaClient, registry, logs, new HopTimers(meters)).start(Duration.ofSeconds(60));
     }
 
     @Bean(destroyMethod = "shutdownNow")

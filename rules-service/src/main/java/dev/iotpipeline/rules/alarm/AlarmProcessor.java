@@ -55,6 +55,7 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
     @Override
     public void process(Record<String, DataUnit> record) {
         long started = System.nanoTime();
+        metrics.polled(record.timestamp());
         var unit = record.value();
         triggering = record.headers();
         int matched;

@@ -1,6 +1,7 @@
 package dev.iotpipeline.rules.alarm;
 
 import dev.iotpipeline.events.Severity;
+import dev.iotpipeline.kafka.metrics.HopTimers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
@@ -18,8 +19,10 @@ public final class RuleMetrics {
     private final Map<Severity, Counter> raised = new EnumMap<>(Severity.class);
     private final Map<Severity, Counter> cleared = new EnumMap<>(Severity.class);
     private final AtomicLong stateEntries = new AtomicLong();
+    private final HopTimers hops;
 
     public RuleMetrics(MeterRegistry registry) {
+        hops = new HopTimers(registry);
         evaluations = Counter.builder("rules.evaluations").description("Rule evaluations (rule × data unit)")
                 .register(registry);
         latency = Timer.builder("rules.evaluation").description("Time to evaluate every matching rule on one data unit")
@@ -32,6 +35,11 @@ public final class RuleMetrics {
                     .register(registry));
         }
         registry.gauge("rules.state.entries", stateEntries);
+    }
+
+    /** rules-poll: a data unit's record written by the decoder to its evaluation here. */
+    void polled(long recordTimestamp) {
+        hops.since("rules-poll", recordTimestamp);
     }
 
     /** For tests and benchmarks that do not publish metrics. */

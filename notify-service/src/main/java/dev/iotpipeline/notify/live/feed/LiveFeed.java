@@ -1,6 +1,7 @@
 package dev.iotpipeline.notify.live.feed;
 
 import dev.iotpipeline.events.TopicTail;
+import dev.iotpipeline.kafka.metrics.HopTimers;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,10 +22,12 @@ public final class LiveFeed implements AutoCloseable {
 
     private final SubscriptionRegistry registry;
     private final DeliveryLogs logs;
+    private final HopTimers hops;
     private final Map<LiveStream, TopicTail> tails = new java.util.EnumMap<>(LiveStream.class);
 
-    public LiveFeed(Map<String, Object> kafkaClient, SubscriptionRegistry registry, DeliveryLogs logs) {
+    public LiveFeed(Map<String, Object> kafkaClient, SubscriptionRegistry registry, DeliveryLogs logs, HopTimers hops) {
         this.registry = registry;
+        this.hops = hops;
         this.logs = logs;
         for (var stream : LiveStream.values()) {
             tails.put(stream, new TopicTail(kafkaClient, stream.topic().topicName(), TopicTail.Start.END,
@@ -46,6 +49,7 @@ public final class LiveFeed implements AutoCloseable {
     }
 
     private void onRecord(LiveStream stream, ConsumerRecord<String, byte[]> record) {
+        hops.since(stream.pollHop(), record.timestamp());
         var event = LiveEvent.of(stream, record);
         logs.of(stream).append(event.id(), event.partition(), event.offset());
         if (event.traceId() != null && log.isDebugEnabled()) {

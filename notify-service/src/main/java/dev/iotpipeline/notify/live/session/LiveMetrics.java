@@ -1,5 +1,6 @@
 package dev.iotpipeline.notify.live.session;
 
+import dev.iotpipeline.kafka.metrics.HopTimers;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -8,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 
@@ -24,10 +26,12 @@ public final class LiveMetrics implements SessionSender.Listener {
     private final Map<String, Counter> gaps = new ConcurrentHashMap<>();
 
     private final AtomicInteger sessions = new AtomicInteger();
+    private final Timer written;
     private final AtomicInteger highWater = new AtomicInteger();
 
     public LiveMetrics(MeterRegistry registry, Supplier<Number> subscriptions) {
         this.registry = registry;
+        this.written = new HopTimers(registry).hop("websocket-write");
         registry.gauge("notify.sessions", sessions);
         // Strong references: the suppliers are lambdas nothing else holds, which a weak gauge would lose to GC.
         Gauge.builder("notify.subscriptions", subscriptions, s -> s.get().doubleValue()).strongReference(true)
@@ -74,6 +78,12 @@ public final class LiveMetrics implements SessionSender.Listener {
         gaps.computeIfAbsent(stream, s -> Counter.builder("notify.replay.gaps").tag("stream", s)
                 .description("since replays that asked for events Kafka no longer holds").register(registry))
                 .increment();
+    }
+
+    /** websocket-write: a data message queued for its session to written on the socket. */
+    @Override
+    public void written(long nanos) {
+        written.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     @Override

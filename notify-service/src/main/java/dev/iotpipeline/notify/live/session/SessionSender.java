@@ -33,13 +33,21 @@ public final class SessionSender {
         void dropped(String cause);
 
         void queued(int depth);
+
+        /** A data message was written after waiting {@code nanos} in the session's queue (and being written). */
+        default void written(long nanos) {
+        }
     }
 
     public static final CloseStatus TOO_SLOW = new CloseStatus(1013, "client too slow; reconnect with since");
     private static final Logger log = LoggerFactory.getLogger(SessionSender.class);
     private static final PingMessage PING = new PingMessage(ByteBuffer.allocate(0));
 
-    private record Outgoing(WebSocketMessage<?> message, String stream, Instant receivedAt) {
+    private record Outgoing(WebSocketMessage<?> message, String stream, Instant receivedAt, long queuedNanos) {
+
+        Outgoing(WebSocketMessage<?> message, String stream, Instant receivedAt) {
+            this(message, stream, receivedAt, System.nanoTime());
+        }
     }
 
     private final WebSocketSession session;
@@ -196,6 +204,7 @@ public final class SessionSender {
                 session.sendMessage(next.message());
                 if (next.stream() != null) {
                     listener.sent(next.stream(), next.receivedAt());
+                    listener.written(System.nanoTime() - next.queuedNanos());
                 }
             } catch (IOException | IllegalStateException e) {
                 log.debug("Send to {} failed: {}", session.getId(), e.toString());
