@@ -2,6 +2,7 @@ package dev.iotpipeline.decoder.registry;
 
 import dev.iotpipeline.decoder.codec.CodecErrorsException;
 import dev.iotpipeline.decoder.codec.CodecException;
+import dev.iotpipeline.decoder.codec.CodecTimeoutException;
 import dev.iotpipeline.decoder.codec.Decoded;
 import dev.iotpipeline.decoder.codec.JavaScriptCodec;
 import dev.iotpipeline.decoder.codec.UplinkCodec;
@@ -139,7 +140,13 @@ final class CodecExamples {
      */
     static JavaScriptCodec.Trial decode(UplinkCodec codec, byte[] payload, Integer fPort) {
         if (codec instanceof JavaScriptCodec script) {
-            return script.trial(payload, fPort);
+            try {
+                return script.trial(payload, fPort);
+            } catch (CodecTimeoutException coldStart) {
+                // A script's first calls in a cold JVM also pay for class loading and linking of its generated
+                // code; a second timeout is the script's own.
+                return script.trial(payload, fPort);
+            }
         }
         return new JavaScriptCodec.Trial(codec.decode(payload, fPort), null);
     }
