@@ -2,11 +2,13 @@
 //   subscribe   - one WebSocket subscriber connects before anything is sent and stays until it has everything
 //                 (or the drain time after ingestion ran out);
 //   ingestion   - DEVICES devices each post one EM300-TH uplink every INTERVAL seconds, ITERATIONS times
-//                 (an open model: constant-arrival-rate of DEVICES per INTERVAL, device = iteration % DEVICES);
+//                 (an open model: constant-arrival-rate of DEVICES per INTERVAL, device = iteration % DEVICES;
+//                 or, with closedLoop, the seed's own shape: one VU per device that posts, waits for the
+//                 answer, then sleeps INTERVAL, so a slow answer delays that device's next uplink);
 //   consumption - after ingestion, the history must count every data unit (and, with alarms, list every alarm).
 // setup() picks a fresh channel (and creates the alarm rule right before sending), teardown() deletes the rule.
 import exec from 'k6/execution';
-import { check } from 'k6';
+import { check, sleep } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 import { param, seconds, runChannel, SMOKE } from './presets.js';
 import { postEm300th, postEm300thBatch, createRule, deleteRule, storedCount, storedAlarms, waitFor, listen, noLossThresholds } from './pipeline.js';
@@ -40,6 +42,8 @@ export function makeSuite(cfg) {
   const PLANNED_REQUESTS = SENDERS * ITERATIONS;
   const INGEST_SECONDS = ITERATIONS * INTERVAL;
   const ALARMS = !!cfg.alarms;
+  const CLOSED = !!cfg.closedLoop;
+  if (CLOSED && (ALARMS || BATCH > 1)) throw new Error('closedLoop is the seed shape: single POSTs, no alarms');
   let expectedAlarms = 0;
   if (ALARMS) {
     for (let i = 0; i < ITERATIONS; i++) for (let d = 0; d < DEVICES; d++) if (isHot(d, i)) expectedAlarms++;
@@ -85,7 +89,10 @@ export function makeSuite(cfg) {
         executor: 'shared-iterations', vus: 1, iterations: 1, exec: 'subscribe',
         maxDuration: seconds(START_DELAY + INGEST_SECONDS + DRAIN + 30),
       },
-      ingestion: {
+      ingestion: CLOSED ? {
+        executor: 'per-vu-iterations', exec: 'ingestion', startTime: seconds(START_DELAY),
+        vus: SENDERS, iterations: ITERATIONS, maxDuration: seconds(3 * INGEST_SECONDS + 60), gracefulStop: '30s',
+      } : {
         executor: 'constant-arrival-rate', exec: 'ingestion', startTime: seconds(START_DELAY),
         rate: SENDERS, timeUnit: seconds(INTERVAL), duration: seconds(INGEST_SECONDS),
         // k6 starts VUs beyond the pre-allocated ones lazily, too slowly to keep the schedule when latency jumps:
@@ -148,6 +155,14 @@ export function makeSuite(cfg) {
   }
 
   function ingestion(data) {
+    if (CLOSED) {
+      // One VU per device for the whole run: its id names the device, its iteration counts the uplinks.
+      const device = exec.vu.idInTest;
+      const res = postEm300th(data.channel, `${cfg.name}-${device}`, temperatureOf(device, exec.vu.iterationInScenario, false));
+      if (check(res, { 'status was 202': (r) => r.status === 202 })) metrics.accepted.add(1);
+      sleep(INTERVAL);
+      return;
+    }
     const k = exec.scenario.iterationInTest;
     if (k >= PLANNED_REQUESTS) return; // constant-arrival-rate may start one more at the very end
     const sender = k % SENDERS;
