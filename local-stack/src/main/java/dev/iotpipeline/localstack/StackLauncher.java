@@ -1,5 +1,6 @@
 package dev.iotpipeline.localstack;
 
+import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -64,7 +65,7 @@ final class StackLauncher {
     /** Sends everything this JVM prints (the services' logs, the banner) to {@code log} instead of the console. */
     static void logTo(Path log) throws IOException {
         Files.createDirectories(log.toAbsolutePath().getParent());
-        var stream = new PrintStream(new FileOutputStream(log.toFile()), true);
+        var stream = new PrintStream(new BufferedOutputStream(new FileOutputStream(log.toFile())), true);
         System.setOut(stream);
         System.setErr(stream);
     }
