@@ -9,22 +9,30 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 ulimit -n 65536 2>/dev/null || ulimit -n "$(ulimit -Hn)"
 
-SCENARIOS=${SCENARIOS:-"1000x1 8000x10 10000x1"}
-declare -A DURATION=([1000x1]=${DURATION_1000x1:-5m} [8000x10]=${DURATION_8000x10:-60s} [10000x1]=${DURATION_10000x1:-60s})
-RAW=docs/benchmarks/raw/fanout
+export SCENARIOS=${SCENARIOS:-"1000x1 8000x10 10000x1"}
+export RAW=docs/benchmarks/raw/fanout
 mkdir -p "$RAW"
-( cd bench/wsload && go build -o "$OLDPWD/bench/wsload/wsload" . )
 
-IOT_JAVA_OPTS=${IOT_JAVA_OPTS:--Xmx3g} start_bench_stack "/tmp/iot-pipeline-bench-fanout-$$.log"
-for scenario in $SCENARIOS; do
-  subscribers=${scenario%x*}; rate=${scenario#*x}
-  echo "== $subscribers subscribers x $rate msg/s for ${DURATION[$scenario]:-${DURATION_OTHER:-60s}}"
-  bench/wsload/wsload -ws "ws://127.0.0.1:$IOT_NOTIFY_PORT/ws" -ingest "$INGEST_URL" \
-    -subscribers "$subscribers" -rate "$rate" -duration "${DURATION[$scenario]:-${DURATION_OTHER:-60s}}" -connect-rate 1000 \
-    -report "$RAW/$scenario.json" | tail -n +1
-  curl -s "$NOTIFY_URL/actuator/prometheus" | grep -E '^notify_(messages_dropped|send_buffer)' > "$RAW/$scenario.metrics.txt" || true
-  sleep 5
-done
-stop_bench_stack
-python3 bench/report_fanout.py "$RAW" > docs/benchmarks/fanout.md
+# Runs under the stack (bench_stack): every scenario, one after the other.
+scenarios() {
+  local scenario subscribers rate duration
+  for scenario in $SCENARIOS; do
+    subscribers=${scenario%x*}; rate=${scenario#*x}
+    case $scenario in
+      1000x1) duration=${DURATION_1000x1:-5m} ;;
+      8000x10) duration=${DURATION_8000x10:-60s} ;;
+      10000x1) duration=${DURATION_10000x1:-60s} ;;
+      *) duration=${DURATION_OTHER:-60s} ;;
+    esac
+    echo "== $subscribers subscribers x $rate msg/s for $duration"
+    ./pipeline wsload -ws "$WS_URL" -ingest "$INGEST_URL" \
+      -subscribers "$subscribers" -rate "$rate" -duration "$duration" -connect-rate 1000 \
+      -report "$RAW/$scenario.json" | tail -n +1
+    curl -s "$NOTIFY_URL/actuator/prometheus" | grep -E '^notify_(messages_dropped|send_buffer)' > "$RAW/$scenario.metrics.txt" || true
+    sleep 5
+  done
+}
+
+IOT_JAVA_OPTS=${IOT_JAVA_OPTS:--Xmx3g} bench_stack "/tmp/iot-pipeline-bench-fanout-$$.log" scenarios
+./pipeline report fanout "$RAW" > docs/benchmarks/fanout.md
 cat docs/benchmarks/fanout.md

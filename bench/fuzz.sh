@@ -8,18 +8,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-# A JDK >= 21: JAVA_HOME when it qualifies, else the newest one installed.
-java_major() { "$1/bin/java" -XshowSettings:properties -version 2>&1 | awk -F'= ' '/java.specification.version/ {print $2}'; }
-if [ -z "${JAVA_HOME:-}" ] || [ "$(java_major "$JAVA_HOME" 2>/dev/null || echo 0)" -lt 21 ]; then
-  best=0
-  for candidate in /usr/lib/jvm/* /opt/java/*; do
-    [ -x "$candidate/bin/javac" ] || continue
-    major=$(java_major "$candidate" || echo 0)
-    if [ "$major" -gt "$best" ]; then best=$major JAVA_HOME=$candidate; fi
-  done
-  [ "$best" -ge 21 ] || { echo "fuzz.sh: no JDK >= 21 found" >&2; exit 1; }
-fi
-export JAVA_HOME PATH="$JAVA_HOME/bin:$PATH"
+eval "$(./pipeline env --jdk)"
 
 runs=("ingest-service=${TRIES_INGEST:-30000}" "decoder-service=${TRIES_DECODER:-60000}"
       "rules-service=${TRIES_RULES:-150000}" "notify-service=${TRIES_NOTIFY:-150000}")
@@ -47,7 +36,8 @@ report=docs/benchmarks/fuzz.md
 {
   echo "# Fuzz run: property-based tests with many tries"
   echo
-  echo "Command: \`bench/fuzz.sh\` (tries per property: $(printf '%s, ' "${runs[@]}" | sed 's/, $//; s/=/ /g')),"
+  tries=$(printf '%s, ' "${runs[@]//=/ }")
+  echo "Command: \`bench/fuzz.sh\` (tries per property: ${tries%, }),"
   echo "$(date -u +%Y-%m-%d), on this machine: 2 shared cores, $(java -version 2>&1 | head -1). Wall time $((elapsed / 60)) min"
   echo "$((elapsed % 60)) s for the four Maven runs (build excluded)."
   echo
@@ -59,7 +49,7 @@ report=docs/benchmarks/fuzz.md
   echo "ended; a seed reproduces a property's run with \`@Property(seed = \"...\")\`. Raw jqwik reports:"
   echo "\`docs/benchmarks/raw/fuzz/\`."
   echo
-  python3 bench/report_fuzz.py "$raw" "${runs[@]}" || status=1
+  ./pipeline report fuzz "$raw" "${runs[@]}" || status=1
 } > "$report"
 rm -f "$raw"/*/TEST-*.xml
 [ "$status" -ne 0 ] || rm -f "$raw"/*-maven.log

@@ -7,32 +7,31 @@
 # Usage: [RUNS=3] [DURATION=60s] [VUS=128] [RATE=1000] bench/ingest.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
-RUNS=${RUNS:-3} DURATION=${DURATION:-60s} VUS=${VUS:-128} RATE=${RATE:-1000}
-OUT=${OUT:-docs/benchmarks/raw/ingest-$(date -u +%Y%m%dT%H%M%SZ)}
+export RUNS=${RUNS:-3} DURATION=${DURATION:-60s} VUS=${VUS:-128} RATE=${RATE:-1000}
+export OUT=${OUT:-docs/benchmarks/raw/ingest-$(date -u +%Y%m%dT%H%M%SZ)}
 mkdir -p "$OUT"
 source bench/lib.sh
 { "$K6" version; java -version 2>&1 | head -1; echo "cores: $(nproc)"; } > "$OUT/env.txt"
 export INGEST_BENCH_NOOPENDPOINT=true REPORT_DIR=$OUT
 
-scenario() { # $1 = phase, $2 = mode, $3 = run
-  echo "phase $1 run $3: $2" >&2
-  PHASE=$1 MODE=$2 RUN="$1-$3" DURATION=$DURATION VUS=$VUS RATE=$RATE "$K6" run --quiet k6/ingest-throughput.js \
-    > "$OUT/ingest-$2-$1-$3.txt" 2>&1 || echo "phase $1 run $3 $2: thresholds failed" >&2
+# phase PHASE MODE...: runs under the stack (bench_stack), each mode RUNS times.
+phase() {
+  local phase=$1 run mode
+  shift
+  for run in $(seq 1 "$RUNS"); do
+    for mode in "$@"; do
+      echo "phase $phase run $run: $mode" >&2
+      PHASE=$phase MODE=$mode RUN="$phase-$run" "$K6" run --quiet k6/ingest-throughput.js \
+        > "$OUT/ingest-$mode-$phase-$run.txt" 2>&1 || echo "phase $phase run $run $mode: thresholds failed" >&2
+    done
+  done
 }
 
-SPRING_KAFKA_LISTENER_AUTOSTARTUP=false SPRING_KAFKA_STREAMS_AUTOSTARTUP=false start_bench_stack "$OUT/stack-alone.log"
-for run in $(seq 1 "$RUNS"); do
-  for mode in noop single batch latency; do scenario alone "$mode" "$run"; done
-done
-stop_bench_stack
-
-start_bench_stack "$OUT/stack-pipeline.log"
-for run in $(seq 1 "$RUNS"); do
-  for mode in single latency; do scenario pipeline "$mode" "$run"; done
-done
-stop_bench_stack
+SPRING_KAFKA_LISTENER_AUTOSTARTUP=false SPRING_KAFKA_STREAMS_AUTOSTARTUP=false \
+  bench_stack "$OUT/stack-alone.log" phase alone noop single batch latency
+bench_stack "$OUT/stack-pipeline.log" phase pipeline single latency
 
 rm -f "$OUT"/stack-*.log
-python3 bench/report_ingest.py "$OUT" "RUNS=$RUNS DURATION=$DURATION VUS=$VUS RATE=$RATE bench/ingest.sh" \
+./pipeline report ingest "$OUT" "RUNS=$RUNS DURATION=$DURATION VUS=$VUS RATE=$RATE bench/ingest.sh" \
   > docs/benchmarks/ingest.md
 cat docs/benchmarks/ingest.md

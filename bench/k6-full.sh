@@ -30,10 +30,19 @@ suites=${*:-$ORDER}
 stamp=$(date -u +%Y%m%dT%H%M%SZ)
 overall=0
 DOCS=${DOCS:-docs/benchmarks}
-WARMUP=${WARMUP:-45s} WARMUP_RATE=${WARMUP_RATE:-300}
-(cd bench/wsload && go build -o wsload .)
-EXTRA=${EXTRA:-}
+export WARMUP=${WARMUP:-45s} WARMUP_RATE=${WARMUP_RATE:-300} EXTRA=${EXTRA:-}
 mkdir -p "$DOCS"
+
+# one_run SUITE RUN_DIR [k6/run arguments...]: runs under the stack (bench_stack). A fresh JVM answers its first tens
+# of seconds of traffic while still compiling; warm it up on another channel first (all of ingest, decoder, history
+# writer and WebSocket fan-out), as a deployment that has been running is warm.
+one_run() {
+  local suite=$1 run_dir=$2
+  shift 2
+  [[ " $EXTRA " == *" --smoke "* ]] || ./pipeline wsload -ws "$WS_URL" \
+    -ingest "$INGEST_URL" -subscribers 1 -rate "$WARMUP_RATE" -duration "$WARMUP" -channel warm-up >/dev/null 2>&1 || true
+  RUN_DIR=$run_dir k6/run "$suite" "$@"
+}
 
 for suite in $suites; do
   [ -n "${RUNS[$suite]+set}" ] || { echo "unknown suite $suite (known: $ORDER)" >&2; exit 2; }
@@ -46,22 +55,13 @@ for suite in $suites; do
     n=$((n + 1))
     # EXTRA=--smoke checks the machinery: the suites' smoke sizes, not the full-size arguments above.
     if [[ " $EXTRA " == *" --smoke "* ]]; then args=$EXTRA; else args="$args $EXTRA"; fi
-    args=$(sed 's/^ *//; s/ *$//' <<< "$args")
+    read -ra argv <<< "$args"
     log_file="/tmp/iot-pipeline-k6-full-$suite-$n-$$.log"
-    echo "== $suite ${args:-(default size)}: starting a fresh stack (log: $log_file)" >&2
-    start_bench_stack "$log_file"
-    data_dir=$IOT_DATA_DIR
-    # A fresh JVM answers its first tens of seconds of traffic while still compiling; warm it up on another
-    # channel first (all of ingest, decoder, history writer and WebSocket fan-out), as a deployment that has
-    # been running is warm.
-    [[ " $EXTRA " == *" --smoke "* ]] || bench/wsload/wsload -ws "ws://127.0.0.1:$IOT_NOTIFY_PORT/ws" \
-      -ingest "$INGEST_URL" -subscribers 1 -rate "$WARMUP_RATE" -duration "$WARMUP" -channel warm-up >/dev/null 2>&1 || true
+    echo "== $suite ${argv[*]:-(default size)}: starting a fresh stack (log: $log_file)" >&2
     run_dir="k6/reports/full-$stamp/$suite-$n"
     rc=0
-    # shellcheck disable=SC2086
-    RUN_DIR=$run_dir k6/run "$suite" $args || rc=$?
-    stop_bench_stack
-    rm -rf "$data_dir"
+    bench_stack "$log_file" one_run "$suite" "$run_dir" ${argv[@]+"${argv[@]}"} || rc=$?
+    rm -rf "$IOT_DATA_DIR"
     [ "$rc" = 0 ] || overall=1
 
     report=$run_dir/$suite-report.md
@@ -70,18 +70,18 @@ for suite in $suites; do
     {
       echo
       echo "Produced by \`bench/k6-full.sh $suite\` on $(date -u +%Y-%m-%d) against a fresh embedded stack"
-      echo "(\`./pipeline run --no-build\` on ports 28080-28083, default settings, -Xmx2g), warmed up for $WARMUP at"
+      echo "(\`./pipeline run --no-build\` on ports $IOT_INGEST_PORT-$IOT_NOTIFY_PORT, default settings, -Xmx2g), warmed up for $WARMUP at"
       echo "$WARMUP_RATE uplinks/s on another channel with bench/wsload, k6 on the same machine;"
       echo "k6 exit code $rc$([ "$rc" = 99 ] && echo ' (a threshold failed: see below)')."
       echo
-      if [ -f "$report" ]; then sed 's/^# /## /; s/^## \(Thresholds\|Maximum\|50 %\|Slowdown\|Seed\)/### \1/' "$report"; else echo "No report was written; see $run_dir/k6.log."; fi
+      if [ -f "$report" ]; then ./pipeline report section "$report"; else echo "No report was written; see $run_dir/k6.log."; fi
     } >> "$out"
     find "$run_dir" \( -name '*-summary.json' -o -name 'capacity.json' -o -name '*-result.json' \) | while read -r f; do
       rel=${f#"$run_dir"/}
       mkdir -p "$DOCS/raw/k6-$suite/$n/$(dirname "$rel")"
       cp "$f" "$DOCS/raw/k6-$suite/$n/$rel"
     done
-    echo "== $suite ${args:-(default size)}: k6 exit code $rc" >&2
+    echo "== $suite ${argv[*]:-(default size)}: k6 exit code $rc" >&2
   done
   echo "== $suite: report $out" >&2
 done

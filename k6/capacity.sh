@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # Capacity and stress (seed 002), driven by k6/run capacity [--smoke]; writes into DIR (the first argument):
 #   1. REPEATS (3) ramps of k6/capacity.js MODE=ramp, each giving the maximum sustainable rate;
-#   2. RATE50 = 50 % of their median;
+#   2. RATE50 = 50 % of their median (./pipeline report rate50);
 #   3. REPEATS pairs of steady runs at RATE50 for DURATION (60 s): one unstressed, one while stress-ng loads CPU,
 #      memory and disk on the same box (STRESS_ARGS);
-#   4. capacity-report.md and capacity.json: the maxima with their spread, and the stressed runs' slowdown against
-#      the unstressed ones (per percentile, mean of the repeats, with their spread).
+#   4. capacity-report.md and capacity.json (./pipeline report capacity): the maxima with their spread, and the
+#      stressed runs' slowdown against the unstressed ones (per percentile, mean of the repeats, with their spread).
 # --smoke (SMOKE=1): one tiny ramp only, without stress-ng, failing on any lost or failed uplink.
 # Between runs it waits until the stack has stored everything of the previous run (at most DRAIN_WAIT seconds).
 set -euo pipefail
@@ -55,9 +55,8 @@ for i in $(seq 1 "$REPEATS"); do
   maxima+=("$(jq -r .maxSustainable "$dir/ramp-$i/capacity-ramp-result.json")")
   drain "$dir/ramp-$i"
 done
-median=$(printf '%s\n' "${maxima[@]}" | sort -n | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2] + a[NR/2+1]) / 2}')
-RATE50=${RATE50:-$(awk -v m="$median" 'BEGIN {printf "%d", m / 2}')}
-k6_log "maximum sustainable rates: ${maxima[*]} (median $median); steady runs at $RATE50/s"
+RATE50=${RATE50:-$("$ROOT/pipeline" report rate50 "$dir")}
+k6_log "maximum sustainable rates: ${maxima[*]}; steady runs at $RATE50/s (half their median)"
 [ "$RATE50" -gt 0 ] || { k6_log "no sustainable rate found; not running the steady part"; exit 1; }
 
 stressor=$(command -v stress-ng || true)
@@ -85,6 +84,6 @@ for i in $(seq 1 "$REPEATS"); do
   drain "$dir/stressed-$i"
 done
 
-STRESS_ARGS=$([ -n "$stressor" ] && echo "$STRESS_ARGS") python3 "$ROOT/k6/lib/capacity_report.py" "$dir" "$RATE50"
+STRESS_ARGS=$([ -n "$stressor" ] && echo "$STRESS_ARGS") "$ROOT/pipeline" report capacity "$dir" "$RATE50"
 k6_log "capacity report: $dir/capacity-report.md"
 exit "$steady_failed"

@@ -49,11 +49,6 @@ public final class LocalStack implements AutoCloseable {
         }
     }
 
-    // The services share one classpath here, so each must opt out of what only another one uses.
-    private static final String JDBC = "org.springframework.boot.jdbc.autoconfigure.DataSourceAutoConfiguration,"
-            + "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration";
-    private static final String EXCLUDE = "spring.autoconfigure.exclude=";
-
     private final Settings settings;
     private final Infrastructure infrastructure;
     private final KafkaBroker broker;
@@ -112,56 +107,6 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /**
-     * Everything a service instance is started with ("name=value"), whether it shares this JVM with the
-     * others or runs as a process of its own from its exec jar: one definition for both.
-     */
-    static List<String> serviceProperties(Service service, Settings settings, Infrastructure infrastructure, int port,
-            boolean sharedJvm) {
-        var properties = new ArrayList<String>();
-        properties.add("server.port=" + port);
-        properties.add("spring.kafka.bootstrap-servers=" + infrastructure.bootstrapServers());
-        properties.add("spring.main.banner-mode=off");
-        // Every Kafka client logs its whole configuration and each rebalance step at INFO: thousands of lines
-        // that would bury the stack's banner. Warnings and errors still show.
-        properties.add("logging.level.org.apache.kafka=WARN");
-        if (sharedJvm) {
-            // The services share one logging system here, which would label every line with one name.
-            properties.add("logging.include-application-name=false");
-        }
-        properties.add(service.shortName() + ".kafka.partitions=" + settings.partitions());
-        if (sharedJvm) {
-            // The services share one classpath here, so each must opt out of what only another one uses.
-            if (service != Service.NOTIFY) {
-                properties.add(EXCLUDE + JDBC);
-            }
-        }
-        // Every service knows the three credentials of the local stack; each accepts only the roles its routes
-        // name. The demo device key serves load tests too, so its rate limit is far above what one machine sends.
-        properties.add("iot.security.admin-tokens[0]=" + settings.adminToken());
-        properties.add("iot.security.dashboard-tokens[0].token=" + settings.dashboardToken());
-        properties.add("iot.security.dashboard-tokens[0].channels[0]=*");
-        properties.add("iot.security.device-keys[0].channel=*");
-        properties.add("iot.security.device-keys[0].key=" + settings.deviceKey());
-        properties.add("iot.security.device-keys[0].rate-per-second=1000000");
-        switch (service) {
-            case RULES -> {
-                properties.add("spring.kafka.streams.state-dir=" + settings.dataDir().toAbsolutePath()
-                        .resolve(sharedJvm ? "rules-streams" : "rules-streams-" + port));
-                properties.add("spring.kafka.streams.replication-factor=1");
-            }
-            case NOTIFY -> {
-                properties.add("spring.datasource.url=" + infrastructure.jdbcUrl());
-                properties.add("spring.datasource.username=" + infrastructure.jdbcUser());
-                properties.add("spring.datasource.password=" + infrastructure.jdbcPassword());
-            }
-            case INGEST, DECODER -> {
-            }
-        }
-        properties.addAll(settings.properties());
-        return properties;
-    }
-
-    /**
      * Stops the decoder, runs {@code whileStopped}, and starts it again on the same port and settings, the
      * way an operator restarts one instance; for replay tests.
      */
@@ -195,7 +140,7 @@ public final class LocalStack implements AutoCloseable {
     }
 
     private ConfigurableApplicationContext start(Service service, int port) {
-        var args = serviceProperties(service, settings, infrastructure, port, true).stream()
+        var args = ServiceProperties.of(service, settings, infrastructure, port, true).stream()
                 .map(property -> "--" + property).toArray(String[]::new);
         var app = service.application();
         // One shutdown hook for the whole stack (see LocalStackMain), so services stop before Kafka does.

@@ -1,15 +1,18 @@
 package dev.iotpipeline.localstack;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 
 /**
  * The "run" command: starts the whole pipeline on this machine and keeps it running until Ctrl-C, with
  * the services in this JVM (the default) or, with {@code --processes}, each instance a process of its own.
- * Settings come from environment variables so the same command works in scripts and CI.
+ * Settings come from environment variables so the same command works in scripts and CI. With
+ * {@code --then COMMAND...} it is the scripts' process launcher instead: see {@link StackLauncher}.
  */
 public final class LocalStackMain {
 
@@ -17,7 +20,18 @@ public final class LocalStackMain {
     }
 
     public static void main(String[] args) throws Exception {
-        boolean processes = List.of(args).contains("--processes");
+        StackLauncher.Options options;
+        try {
+            options = StackLauncher.Options.parse(args);
+        } catch (IllegalArgumentException e) {
+            System.err.println(e.getMessage());
+            System.exit(2);
+            return;
+        }
+        if (options.log() != null) {
+            StackLauncher.logTo(options.log());
+        }
+        boolean processes = options.processes();
         var dataDir = Path.of(env("IOT_DATA_DIR", "data")).toAbsolutePath();
         var settings = new LocalStack.Settings(dataDir,
                 new LocalStack.Ports(port("IOT_INGEST_PORT", 8080), port("IOT_DECODER_PORT", 8081),
@@ -45,24 +59,29 @@ public final class LocalStackMain {
             PortOwners.requireFree(ports);
         } catch (IllegalStateException e) {
             System.err.println(e.getMessage());
+            if (options.log() != null) {
+                StackLauncher.CONSOLE.println(e.getMessage());
+            }
             System.exit(2);
         }
 
         var started = System.nanoTime();
-        AutoCloseable stack;
-        String summary;
-        if (processes) {
-            var processStack = ProcessStack.start(settings, root(), kafkaPort, controllerPort, postgresPort);
-            stack = processStack;
-            for (var instance : extra) {
-                processStack.startInstance(instance.service(), instance.port());
+        Callable<Started> start = () -> {
+            if (processes) {
+                var processStack = ProcessStack.start(settings, root(), kafkaPort, controllerPort, postgresPort);
+                for (var instance : extra) {
+                    processStack.startInstance(instance.service(), instance.port());
+                }
+                return new Started(processStack, processSummary(processStack));
             }
-            summary = processSummary(processStack);
-        } else {
-            var localStack = LocalStack.startEmbedded(settings, kafkaPort, controllerPort, postgresPort);
-            stack = localStack;
-            summary = "";
-        }
+            return new Started(LocalStack.startEmbedded(settings, kafkaPort, controllerPort, postgresPort), "");
+        };
+        // Run for a command (scripts, CI): bounded, and a failed start ends the run with its reason. Run by hand:
+        // as long as it takes, a failure as the exception.
+        var up = options.then() == null ? start.call()
+                : StackLauncher.startWithin(Duration.ofSeconds(port("IOT_START_TIMEOUT", 300)), start, options.log());
+        var stack = up.stack();
+        var summary = up.summary();
         var stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("Stopping the pipeline...");
@@ -94,17 +113,25 @@ public final class LocalStackMain {
                     -H 'Authorization: Bearer %s' -H 'Content-Type: application/json' \\
                     -d '{"deviceId":"em300-1","payloadHex":"01755C03673401046865"}'
 
-                Ctrl-C stops everything.
+                %s
                 READY
                 %n""", (System.nanoTime() - started) / 1e9, processes ? ", one process per service" : "", dataDir,
                 url.apply(Service.INGEST), url.apply(Service.DECODER), url.apply(Service.RULES),
                 url.apply(Service.NOTIFY), url.apply(Service.NOTIFY).replaceFirst("^http", "ws") + "/ws", kafkaPort,
                 postgresPort, Postgres.DATABASE, summary, settings.deviceKey(), settings.dashboardToken(),
-                settings.adminToken(), url.apply(Service.INGEST), settings.deviceKey());
+                settings.adminToken(), url.apply(Service.INGEST), settings.deviceKey(),
+                options.then() == null ? "Ctrl-C stops everything." : "Running: " + String.join(" ", options.then()));
+        if (options.then() != null) {
+            // The shutdown hook stops the stack once the command has ended.
+            System.exit(StackLauncher.run(options.then(), StackLauncher.environment(settings)));
+        }
         stopped.await();
     }
 
     private record Extra(Service service, int port) {
+    }
+
+    private record Started(AutoCloseable stack, String summary) {
     }
 
     /**

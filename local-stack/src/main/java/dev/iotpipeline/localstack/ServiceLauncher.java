@@ -43,7 +43,7 @@ final class ServiceLauncher {
                 "-Xmx512m -XX:+UseSerialGC").trim().split("\\s+")));
         command.add("-jar");
         command.add(execJar(instance.service()).toString());
-        for (var property : LocalStack.serviceProperties(instance.service(), settings, infrastructure, instance.port(),
+        for (var property : ServiceProperties.of(instance.service(), settings, infrastructure, instance.port(),
                 false)) {
             command.add("--" + property);
         }

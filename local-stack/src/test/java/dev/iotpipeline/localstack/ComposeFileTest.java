@@ -285,7 +285,7 @@ class ComposeFileTest {
         var infrastructure = new Infrastructure("kafka:9092", "jdbc:postgresql://postgres/iot", "iot", "");
         BUILT.forEach((name, module) -> {
             var expected = new LinkedHashMap<String, String>();
-            for (var property : LocalStack.serviceProperties(module, settings, infrastructure, 0, false)) {
+            for (var property : ServiceProperties.of(module, settings, infrastructure, 0, false)) {
                 var nameAndValue = property.split("=", 2);
                 if (limits.matcher(nameAndValue[0]).matches()
                         && (!nameAndValue[0].startsWith("iot.security.device-keys") || module == Service.INGEST)) {

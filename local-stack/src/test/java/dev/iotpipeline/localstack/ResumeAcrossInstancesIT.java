@@ -140,7 +140,7 @@ class ResumeAcrossInstancesIT {
 
     /** A second notify instance on the same broker and PostgreSQL, started the way the stack starts its own. */
     private ConfigurableApplicationContext startNotify() {
-        var args = LocalStack.serviceProperties(Service.NOTIFY, stack.settings(), stack.infrastructure(), 0, true)
+        var args = ServiceProperties.of(Service.NOTIFY, stack.settings(), stack.infrastructure(), 0, true)
                 .stream().map(property -> "--" + property).toArray(String[]::new);
         var app = NotifyApplication.application();
         app.setRegisterShutdownHook(false);

@@ -1,0 +1,150 @@
+package dev.iotpipeline.localstack.report;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.URISyntaxException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The reports against small fixtures (src/test/resources/report/); the expected lines are what the Python scripts
+ * they replace (bench/report_*.py, k6/lib/capacity_report.py) printed for the same files.
+ */
+class ReportsTest {
+
+    @TempDir
+    Path temp;
+
+    private static Path fixture(String name) throws URISyntaxException {
+        return Path.of(ReportsTest.class.getResource("/report/" + name).toURI());
+    }
+
+    @Test
+    void fanoutListsTheKnownScenariosFirstThenTheOthersWithTheMetersAfter() throws Exception {
+        var md = FanoutReport.render(fixture("fanout"), "bench/fanout.sh");
+
+        assertThat(md).startsWith("# WebSocket fan-out\n\nCommand: `bench/fanout.sh` on ");
+        assertThat(md).contains("""
+                | 1,000 subscribers x 1 msg/s (seed 000, Mainflux fan-out), 300 s | 1,000 / 1,000 | 300 | 300,000 | 300,000 | 0 | 0 | 22.4 | 19.8 | 42.3 | 59.2 | 243.7 |
+                | 200 subscribers x 5 msg/s, 10 s | 199 / 200 | 50 | 9,950 | 9,940 | 10 | 0 | 12 | 11.5 | 30.25 | 41 | 1204.5 |
+                """);
+        assertThat(md).contains("| 1,000 subscribers x 1 msg/s (seed 000, Mainflux fan-out) | no loss; p95 130 ms "
+                + "(3 x 8-vCPU Kubernetes nodes) | zero loss, p95 <= 20 ms | lost 0, mean 22.4 ms, p95 42.3 ms, 1,000 connected |\n");
+        assertThat(md).doesNotContain("8,000 subscribers x 10 msg/s (seed 004");
+        assertThat(md).endsWith("notify-service meters after 1000x1: `notify_send_buffer_deepest 0.0`; "
+                + "`notify_send_buffer_high_water 1.0`\n\n");
+    }
+
+    @Test
+    void fanoutVerdictFailsOnAnyLossOrMissingSubscriber() throws Exception {
+        var line = new StringBuilder();
+        assertThat(FanoutReport.verdict(fixture("fanout/1000x1.json"), line)).isTrue();
+        assertThat(line).hasToString("Subscribers 1000/1000; Expected: 300000; Actual: 300000; lost 0; mean 22.4 ms, p95 42.3 ms");
+
+        assertThat(FanoutReport.verdict(fixture("fanout/200x5.json"), new StringBuilder())).isFalse();
+    }
+
+    @Test
+    void ingestGivesMediansRangesAndFailedRequestsPerScenario() throws Exception {
+        var md = IngestReport.render(fixture("ingest").resolve("."), "RUNS=3 bench/ingest.sh");
+
+        assertThat(md).startsWith("# Ingest benchmark\n\nCommand: `RUNS=3 bench/ingest.sh`, on this 2-core machine.");
+        assertThat(md).contains("Each figure is the median of 3 runs");
+        assertThat(md).contains("```\nk6 v1.8.1\ncores: 2\n```\n\n");
+        assertThat(md).contains("""
+                | HTTP ceiling: `/bench/noop` (202 without Kafka), req/s | 6,000 | 5,000–7,000 | 0 |
+                | single-uplink POSTs/s, 202 after acks=all | 4,500 | 4,000–5,000 | 2 |
+                | batched uplinks/s (100 per request) | 7,000 | 7,000–7,000 | 0 |
+                | fixed-rate run: achieved req/s | 1,000 | 1,000–1,000 | 0 |
+                | fixed-rate run: latency p50 / p95 / p99, ms | 4.6 / 7.6 / 10.1 | | |
+                """);
+        assertThat(md).contains("Single-uplink ingest reaches **75 %** of the HTTP ceiling");
+        assertThat(md).endsWith("""
+                | single-uplink POSTs/s | 3,250 | 3,000–3,500 | 1 |
+                | fixed-rate run: achieved req/s | 1,000 | 1,000–1,000 | 0 |
+                | fixed-rate run: latency p50 / p95 / p99, ms | 4.8 / 8.2 / 11.9 | | |
+                """);
+    }
+
+    @Test
+    void fuzzSumsThePropertiesAndFailsWhenOneFailed() throws Exception {
+        var result = FuzzReport.render(fixture("fuzz"), List.of("demo-service"));
+
+        assertThat(result.passed()).isFalse();
+        assertThat(result.markdown()).isEqualTo("""
+                | module | property | tries | seed | time (s) | failures | outcomes (share of tries) |
+                |---|---|---|---|---|---|---|
+                | demo-service | `ParsingPropertiesTest.anyBodyIsAValue` | 1,000 | -546485718146581300 | 12.5 | 0 | value 60%; 400 malformed-json 30%; 400 json-limits 10%; 400 invalid-field 0.40%; 1 more |
+                | demo-service | `ParsingPropertiesTest.anyPathIsATarget` | 2,000 | 42 | 47.5 | 1 | 400 invalid-name 50%; 404 unknown 25%; 405 method 15%; 406 accept 8%; decoded 0.50%; 1 more |
+
+                **Total: 3,000 generated inputs over 2 properties, 1 failing, 1.0 min of property time.**
+                """);
+        assertThat(FuzzReport.render(fixture("fuzz"), List.of("absent-service")).passed()).isFalse();
+    }
+
+    @Test
+    void capacityWritesTheReportAndItsJsonWithTheSpreadAndSlowdown() throws Exception {
+        var dir = copy(fixture("capacity"), temp.resolve("capacity"));
+
+        assertThat(CapacityReport.rate50(dir)).isEqualTo(375);
+        var md = CapacityReport.write(dir, 375, Map.of("RUN_COMMAND", "k6/run capacity", "STRESS_ARGS", "--cpu 2"));
+
+        assertThat(Files.readString(dir.resolve("capacity-report.md"))).isEqualTo(md);
+        assertThat(md).contains("- **Command:** `k6/run capacity`\n- **Target:** ingest http://127.0.0.1:8080, notify "
+                + "http://127.0.0.1:8083\n- **Ramp:** single EM300-TH uplinks, steps of 10 s;");
+        assertThat(md).contains("- **Stress:** `stress-ng --cpu 2` on the same machine\n");
+        assertThat(md).contains("| ramp-2 | 1,250/s | 1,500/s | the ramp stopped in this step; POST p99 158 ms > 100 |\n");
+        assertThat(md).contains("Over 3 ramps: 833/s ± 382 (min 500, max 1,250, cv 46 %). Steady runs below at 50 % of "
+                + "the median: **375 uplinks/s**.");
+        assertThat(md).contains("""
+                | steady-1 | 22,500 of 22,500 | 22,500 | 1.2 / 2.8 / 6.5 | 12.0 / 17.0 / 22.0 | ok |
+                | steady-2 | 22,500 of 22,500 | 22,500 | 1.0 / 2.4 / 6.1 | 11.0 / 16.0 / 20.0 | ok |
+                | stressed-1 | 22,400 of 22,500 | 22,400 | 4.0 / 15.5 / 120 | 24.0 / 45.0 / 63.0 | FAILED: uplinks_accepted count==22500 |
+                | stressed-2 | 22,500 of 22,500 | 22,500 | 3.0 / 14.5 / 110 | 20.0 / 41.0 / 67.0 | ok |
+                """);
+        assertThat(md).contains("""
+                | POST p50 | 1.1 ± 0.1 (min 1.0, max 1.2, cv 13 %) | 3.5 ± 0.7 (min 3.0, max 4.0, cv 20 %) | 3.18x |
+                | POST p95 | 2.6 ± 0.3 (min 2.4, max 2.8, cv 11 %) | 15.0 ± 0.7 (min 14.5, max 15.5, cv 5 %) | 5.77x |
+                | POST p99 | 6.3 ± 0.3 (min 6.1, max 6.5, cv 4 %) | 115 ± 7.4 (min 110, max 120, cv 6 %) | 18.29x |
+                | time_lapse p50 | 11.5 ± 0.7 (min 11.0, max 12.0, cv 6 %) | 22.0 ± 2.8 (min 20.0, max 24.0, cv 13 %) | 1.91x |
+                """);
+        var json = Json.read(dir.resolve("capacity.json"));
+        assertThat(json.get("rate50").asInt()).isEqualTo(375);
+        assertThat(json.get("maxima").get("n").asInt()).isEqualTo(3);
+        assertThat(json.get("maxima").get("max").asInt()).isEqualTo(1250);
+        assertThat(json.get("stressed").get(0).get("failedThresholds").get(0).asString())
+                .isEqualTo("uplinks_accepted count==22500");
+        assertThat(json.get("slowdown").get(2).get("slowdown").asDouble()).isCloseTo(115.25 / 6.3, org.assertj.core.data.Offset.offset(1e-9));
+    }
+
+    @Test
+    void aSectionMovesEveryHeadingOneLevelDown() {
+        assertThat(Reports.section("# Suite 2 (smoke size)\n\n- **Run:** x\n\n## Thresholds\n\n## Other\n### Deeper\n"))
+                .isEqualTo("## Suite 2 (smoke size)\n\n- **Run:** x\n\n### Thresholds\n\n## Other\n### Deeper\n");
+    }
+
+    @Test
+    void anUnknownKindIsAUsageError() throws IOException {
+        assertThat(Reports.run(new String[] {"nonsense", "x"})).isEqualTo(2);
+        assertThat(Reports.run(new String[] {"fanout"})).isEqualTo(2);
+    }
+
+    private static Path copy(Path from, Path to) throws IOException {
+        try (var files = Files.walk(from)) {
+            for (var file : files.toList()) {
+                var target = to.resolve(from.relativize(file).toString());
+                if (Files.isDirectory(file)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(file, target);
+                }
+            }
+        }
+        return to;
+    }
+}
