@@ -22,6 +22,7 @@ public final class Reports {
               capacity DIR RATE50        k6/capacity.sh's runs: writes DIR/capacity-report.md and DIR/capacity.json
               rate50 DIR                 half the median maximum sustainable rate of DIR/ramp-*/ (rounded down)
               section FILE               a run's report one heading level down, for a report that collects runs
+              latency DIR COMMAND        bench/latency.sh's runs (DIR/run-N/{cold,warm}/ and scrapes) as the latency report
             """;
 
     private static final Pattern SUBSECTION = Pattern.compile("^## (Thresholds|Maximum|50 %|Slowdown|Seed)");
@@ -58,6 +59,7 @@ public final class Reports {
                     rest.isEmpty() ? CapacityReport.rate50(path) : Long.parseLong(rest.getFirst()), System.getenv()));
             case "rate50" -> System.out.println(CapacityReport.rate50(path));
             case "section" -> System.out.print(section(Files.readString(path)));
+            case "latency" -> System.out.print(LatencyReport.render(path, String.join(" ", rest)));
             default -> {
                 System.err.print(USAGE);
                 return 2;

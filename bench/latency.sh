@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Latency in seed 003's own shape (k6/run suite1-closed-loop: 500 closed-loop VUs, POST then sleep 1 s, 60 times),
+# cold and warm, on RUNS (3) fresh stacks: each stack's first run is the cold one (no warm-up step), the run right
+# after it the warm one. Around each run every service's /actuator/prometheus is scraped, so the report splits the
+# time by hop. Raw results: docs/benchmarks/raw/latency/run-N/; report: docs/benchmarks/latency.md.
+# Sizes pass through to k6 (e.g. EXTRA="-e DEVICES=100"); STACK_JAVA_OPTS sets the stack's JVM options.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+RUNS=${RUNS:-3}
+export OUT=${OUT:-docs/benchmarks/raw/latency} EXTRA=${EXTRA:-}
+[ -n "${STACK_JAVA_OPTS:-}" ] && export IOT_JAVA_OPTS=$STACK_JAVA_OPTS
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+# The latency histograms of every service (only those: the report reads nothing else).
+scrape() {
+  local url
+  for url in "$INGEST_URL" "$DECODER_URL" "$RULES_URL" "$NOTIFY_URL"; do
+    curl -s "$url/actuator/prometheus" | grep -E '^(pipeline_hop_latency|ingest_kafka_send|notify_delivery_latency)_seconds_bucket' || true
+  done
+}
+
+# Runs under the stack (bench_stack): the two phases of one run, into $1.
+measure() {
+  local dir=$1 phase url
+  for phase in cold warm; do
+    scrape > "$dir/$phase-before.prom"
+    # shellcheck disable=SC2086
+    RUN_DIR="$dir/$phase" k6/run suite1-closed-loop $EXTRA > "$dir/$phase.log" 2>&1 || echo "k6 exit $? ($phase)" >> "$dir/failures.txt"
+    scrape > "$dir/$phase-after.prom"
+  done
+}
+
+for run in $(seq 1 "$RUNS"); do
+  mkdir -p "$OUT/run-$run"
+  echo "latency run $run of $RUNS"
+  export -f scrape
+  bench_stack "$OUT/run-$run/stack.log" measure "$OUT/run-$run"
+  rm -f "$OUT/run-$run/stack.log" "$OUT"/run-"$run"/*/dashboard.html
+done
+./pipeline report latency "$OUT" "RUNS=$RUNS bench/latency.sh${EXTRA:+ (EXTRA=$EXTRA)}" > docs/benchmarks/latency.md
+cat docs/benchmarks/latency.md

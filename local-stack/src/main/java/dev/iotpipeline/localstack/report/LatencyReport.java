@@ -1,0 +1,135 @@
+package dev.iotpipeline.localstack.report;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeSet;
+import tools.jackson.databind.JsonNode;
+
+/**
+ * bench/latency.sh's runs as docs/benchmarks/latency.md: per phase (cold: the first run after the stack started;
+ * warm: the run right after it), the medians over runs of POST and time_lapse percentiles from the k6 summaries,
+ * and of each hop's percentiles from the histograms scraped before and after the phase.
+ */
+final class LatencyReport {
+
+    static final String SUITE = "suite1-closed-loop";
+    private static final String[] PHASES = {"cold", "warm"};
+    private static final String[] STATS = {"med", "p(95)", "p(99)", "max"};
+    private static final double[] QUANTILES = {0.5, 0.95, 0.99};
+    /** The histograms that make up the data path, in its order; hops a run did not observe are left out. */
+    private static final List<String> HOPS = List.of(
+            "ingest_kafka_send_seconds{}",
+            "pipeline_hop_latency_seconds{hop=\"decoder-poll\"}",
+            "pipeline_hop_latency_seconds{hop=\"decoder-publish\"}",
+            "pipeline_hop_latency_seconds{hop=\"rules-poll\"}",
+            "pipeline_hop_latency_seconds{hop=\"notify-poll\"}",
+            "pipeline_hop_latency_seconds{hop=\"websocket-write\"}",
+            "notify_delivery_latency_seconds{stream=\"data-units\"}",
+            "pipeline_hop_latency_seconds{hop=\"ingest-to-postgresql\"}");
+
+    private LatencyReport() {
+    }
+
+    static String render(Path dir, String command) throws IOException {
+        var runs = runDirs(dir);
+        var out = new StringBuilder();
+        out.append("# Latency: seed 003 suite 1 in its closed-loop shape, cold and warm\n\n");
+        out.append("- **Command:** `").append(command).append("`\n");
+        out.append("- **Runs:** ").append(runs.size()).append(" fresh stacks; each ran `k6/run ").append(SUITE)
+                .append("` twice: cold (the first run after the stack started, no warm-up) and warm (right after)\n");
+        out.append("- **Figures:** medians over the runs, in ms, with the range in brackets; the k6 load generator ")
+                .append("shares the machine's cores with the stack\n\n");
+        for (var phase : PHASES) {
+            out.append("## ").append(phase).append("\n\n");
+            out.append("| figure | p50 | p95 | p99 | max |\n|---|---|---|---|---|\n");
+            out.append(k6Row("ingest POST", runs, phase, "http_req_duration{scenario:ingestion}"));
+            out.append(k6Row("time_lapse (ingest receivedAt to WebSocket receipt)", runs, phase, "time_lapse"));
+            var counts = new ArrayList<String>();
+            for (var run : runs) {
+                var m = summary(run, phase).get("metrics");
+                counts.add(Fmt.grouped(m.path("uplinks_accepted").path("values").path("count").asDouble(0)) + " / "
+                        + Fmt.grouped(m.path("data_units_received").path("values").path("count").asDouble(0)));
+            }
+            out.append("\nAccepted / delivered per run: ").append(String.join(", ", counts)).append(".\n\n");
+            out.append("Per hop (from the services' histograms; bucket resolution):\n\n");
+            out.append("| hop | p50 | p95 | p99 | observations |\n|---|---|---|---|---|\n");
+            var deltas = new ArrayList<Map<String, Histograms.Buckets>>();
+            for (var run : runs) {
+                deltas.add(Histograms.delta(Histograms.read(run.resolve(phase + "-before.prom")),
+                        Histograms.read(run.resolve(phase + "-after.prom"))));
+            }
+            for (var hop : HOPS) {
+                var row = new StringBuilder("| `").append(hop).append('`');
+                var observed = new ArrayList<Double>();
+                for (var delta : deltas) {
+                    var buckets = delta.get(hop);
+                    observed.add(buckets == null ? 0 : buckets.count());
+                }
+                if (Fmt.median(observed) <= 0) {
+                    continue;
+                }
+                for (var q : QUANTILES) {
+                    var values = new ArrayList<Double>();
+                    for (var delta : deltas) {
+                        var buckets = delta.get(hop);
+                        if (buckets != null && buckets.count() > 0) {
+                            values.add(buckets.quantile(q) * 1000);
+                        }
+                    }
+                    row.append(" | ").append(cell(values));
+                }
+                row.append(" | ").append(Fmt.grouped(Fmt.median(observed))).append(" |\n");
+                out.append(row);
+            }
+            out.append('\n');
+        }
+        return out.toString();
+    }
+
+    private static String k6Row(String label, List<Path> runs, String phase, String metric) throws IOException {
+        var row = new StringBuilder("| ").append(label);
+        for (var stat : STATS) {
+            var values = new ArrayList<Double>();
+            for (var run : runs) {
+                var value = summary(run, phase).path("metrics").path(metric).path("values").path(stat);
+                if (value.isNumber()) {
+                    values.add(value.asDouble());
+                }
+            }
+            row.append(" | ").append(cell(values));
+        }
+        return row.append(" |\n").toString();
+    }
+
+    /** The median with the range, e.g. "12.3 (10.1–15.0)". */
+    private static String cell(List<Double> values) {
+        if (values.isEmpty()) {
+            return "-";
+        }
+        var sorted = new TreeSet<>(values);
+        var median = number(Fmt.median(values));
+        return values.size() == 1 ? median : median + " (" + number(sorted.first()) + "–" + number(sorted.last()) + ")";
+    }
+
+    private static String number(double ms) {
+        return ms >= 100 ? Fmt.grouped(ms) : Fmt.fixed(ms, 1);
+    }
+
+    private static final Map<Path, JsonNode> SUMMARIES = new LinkedHashMap<>();
+
+    private static JsonNode summary(Path run, String phase) {
+        return SUMMARIES.computeIfAbsent(run.resolve(phase).resolve(SUITE + "-summary.json"), Json::read);
+    }
+
+    private static List<Path> runDirs(Path dir) throws IOException {
+        try (var entries = Files.list(dir)) {
+            return entries.filter(p -> p.getFileName().toString().startsWith("run-") && Files.isDirectory(p))
+                    .sorted().toList();
+        }
+    }
+}
