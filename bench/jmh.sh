@@ -16,6 +16,7 @@ for m in "${modules[@]}"; do reactor+=",$m-service"; done
 ./mvnw -B -q -pl "$reactor" test-compile dependency:build-classpath -Dmdep.includeScope=test \
   -Dmdep.outputFile=target/jmh-cp.txt >&2
 mkdir -p docs/benchmarks/raw
+load_start=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)
 results=()
 for m in "${modules[@]}"; do
   dir=$m-service
@@ -25,10 +26,12 @@ for m in "${modules[@]}"; do
     "${opts[@]}" -rf json -rff "$json" "dev\.iotpipeline\.$m\..*Jmh" >&2
   results+=("$json")
 done
+load_end=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)
+note="Load average (1 min) of the machine: $load_start when the benchmarks started, $load_end when they ended. ${JMH_NOTE:-}"
 report_cp="pipeline-events/target/test-classes:pipeline-events/target/classes:$(cat pipeline-events/target/jmh-cp.txt)"
 command="bench/jmh.sh"
 [[ -n "${JMH_OPTS:-}" ]] && command="JMH_OPTS='$JMH_OPTS' $command"
 [[ -n "${JMH_MODULES:-}" ]] && command="JMH_MODULES='$JMH_MODULES' $command"
-java -cp "$report_cp" dev.iotpipeline.events.bench.JmhReport docs/benchmarks/jmh.md "$command" "${JMH_NOTE:-}" \
+java -cp "$report_cp" dev.iotpipeline.events.bench.JmhReport docs/benchmarks/jmh.md "$command" "$note" \
   "${results[@]}"
 cat docs/benchmarks/jmh.md
