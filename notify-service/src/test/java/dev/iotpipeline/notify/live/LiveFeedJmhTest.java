@@ -1,0 +1,54 @@
+package dev.iotpipeline.notify.live;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import org.junit.jupiter.api.Test;
+import org.openjdk.jmh.annotations.Benchmark;
+
+/** Runs each benchmark of {@link LiveFeedJmh} once and checks its result, so a broken benchmark fails the build; no timing. */
+class LiveFeedJmhTest {
+
+    private final LiveFeedJmh bench = new LiveFeedJmh();
+
+    LiveFeedJmhTest() {
+        bench.setUp();
+    }
+
+    @Test
+    void aDataUnitReachesTheMatchingSessions() {
+        assertThat(bench.onDataUnitRecord()).isEqualTo(LiveFeedJmh.MATCHING);
+        assertThat(bench.log.positionsAt(bench.event.id())).hasValueSatisfying(p -> assertThat(p[3]).isZero());
+    }
+
+    @Test
+    void theRecordParsesIntoItsEvent() {
+        var event = bench.parseRecord();
+
+        assertThat(event.channel()).isEqualTo("irrigation");
+        assertThat(event.deviceId()).isEqualTo("dev-1");
+        assertThat(event.traceId()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(event.partition()).isEqualTo(3);
+    }
+
+    @Test
+    void theMessageIsTheEnvelopeWithTheTraceId() {
+        assertThat(bench.matchAndRender()).startsWith("{\"type\":\"data-unit\",\"subscription\":\"live\",\"data\":{")
+                .contains("\"temperature\":30.8").endsWith(",\"traceId\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}");
+    }
+
+    @Test
+    void everyBenchmarkIsCheckedHereAndListedForJmh() throws IOException {
+        var benchmarks = Arrays.stream(LiveFeedJmh.class.getMethods())
+                .filter(m -> m.isAnnotationPresent(Benchmark.class)).map(m -> m.getName()).toList();
+        assertThat(benchmarks).containsExactlyInAnyOrder("onDataUnitRecord", "parseRecord", "matchAndRender");
+        // The annotation processor ran: JMH finds its benchmarks through this list.
+        try (var in = getClass().getResourceAsStream("/META-INF/BenchmarkList")) {
+            assertThat(in).as("META-INF/BenchmarkList").isNotNull();
+            var list = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+            benchmarks.forEach(name -> assertThat(list).contains("LiveFeedJmh_" + name + "_jmhTest"));
+        }
+    }
+}
