@@ -48,7 +48,8 @@ public final class LiveFeed implements AutoCloseable {
         return this;
     }
 
-    private void onRecord(LiveStream stream, ConsumerRecord<String, byte[]> record) {
+    /** Hands one record to the matching subscriptions, after the delivery log; returns how many it went to. */
+    int onRecord(LiveStream stream, ConsumerRecord<String, byte[]> record) {
         hops.since(stream.pollHop(), record.timestamp());
         var event = LiveEvent.of(stream, record);
         logs.of(stream).append(event.id(), event.partition(), event.offset());
@@ -56,11 +57,10 @@ public final class LiveFeed implements AutoCloseable {
             // traceId is the MDC key Micrometer Tracing uses, so this line correlates with the other services'.
             try (var ignored = MDC.putCloseable("traceId", event.traceId())) {
                 log.debug("Dispatching {} {} of {}", stream.messageType(), event.id(), event.deviceId());
-                registry.dispatch(event);
+                return registry.dispatch(event);
             }
-            return;
         }
-        registry.dispatch(event);
+        return registry.dispatch(event);
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.iotpipeline.notify.live;
+package dev.iotpipeline.notify.live.feed;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -20,7 +20,7 @@ class LiveFeedJmhTest {
     @Test
     void aDataUnitReachesTheMatchingSessions() {
         assertThat(bench.onDataUnitRecord()).isEqualTo(LiveFeedJmh.MATCHING);
-        assertThat(bench.log.positionsAt(bench.event.id())).hasValueSatisfying(p -> assertThat(p[3]).isZero());
+        assertThat(bench.logs.of(LiveStream.DATA_UNITS).positionsAt(bench.event.id())).hasValueSatisfying(p -> assertThat(p[3]).isZero());
     }
 
     @Test
