@@ -234,20 +234,11 @@ class SecurityMatrixIT {
         var held = new ArrayList<PipelineClient.Dashboard>();
         try {
             // The server counts a connection after the client sees the handshake, and releases an earlier
-            // test's connection after the client closed it: a pong proves this one was counted, and a slot
-            // still held by an earlier test is waited out, so the next connection is the 41st, not a race.
-            int stale = 0;
+            // test's connection after the client closed it: each held connection is one a pong proved counted,
+            // and one refused for a slot an earlier test still holds is retried, so the next one is the 41st.
             while (held.size() < 40) {
-                var dashboard = client.dashboard(ADMIN_TOKEN);
-                dashboard.send("{\"type\":\"ping\",\"id\":\"held\"}");
-                Awaitility.await().atMost(Duration.ofSeconds(10))
-                        .until(() -> !dashboard.ofType("pong").isEmpty() || dashboard.closed.isDone());
-                if (dashboard.closed.isDone()) {
-                    assertThat(++stale).as("slots still held by earlier connections").isLessThan(20);
-                    Thread.sleep(200);
-                } else {
-                    held.add(dashboard);
-                }
+                held.add(Awaitility.await().atMost(Duration.ofSeconds(20)).until(this::countedAdminConnection,
+                        java.util.Objects::nonNull));
             }
             try (var oneTooMany = client.dashboard(ADMIN_TOKEN)) {
                 assertThat(oneTooMany.closed.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1008);
@@ -263,6 +254,19 @@ class SecurityMatrixIT {
                 Awaitility.await().atMost(Duration.ofSeconds(3)).until(() -> !again.ofType("pong").isEmpty());
             }
         });
+    }
+
+    /** An admin connection the server has counted (it answered a ping), or null after closing a refused one. */
+    private PipelineClient.Dashboard countedAdminConnection() throws Exception {
+        var dashboard = client.dashboard(ADMIN_TOKEN);
+        dashboard.send("{\"type\":\"ping\",\"id\":\"held\"}");
+        Awaitility.await().atMost(Duration.ofSeconds(10))
+                .until(() -> !dashboard.ofType("pong").isEmpty() || dashboard.closed.isDone());
+        if (dashboard.closed.isDone()) {
+            dashboard.close();
+            return null;
+        }
+        return dashboard;
     }
 
     @Test
