@@ -82,6 +82,9 @@ final class BrokerSetup {
                 "share.coordinator.state.topic.replication.factor=1",
                 "share.coordinator.state.topic.min.isr=1",
                 "group.initial.rebalance.delay.ms=0",
+                // Kafka 4.1's group coordinator holds offset commits 5 ms to batch them; every consumer that
+                // commits before its next poll (the decoder, the history writer) paid that on each batch.
+                "group.coordinator.append.linger.ms=0",
                 "");
     }
 

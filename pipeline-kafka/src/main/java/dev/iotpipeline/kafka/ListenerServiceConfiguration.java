@@ -32,6 +32,9 @@ public class ListenerServiceConfiguration {
         return container -> {
             membership.configure(container);
             var properties = container.getContainerProperties();
+            // The next poll need not wait for the broker to confirm the last commit: a commit that is lost
+            // only replays records whose outputs are idempotent downstream, as a crash before it would.
+            properties.setSyncCommits(false);
             properties.setConsumerRebalanceListener(readiness.following(properties.getConsumerRebalanceListener()));
         };
     }
