@@ -1,10 +1,12 @@
 package dev.iotpipeline.events;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
+import java.time.Instant;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.json.JsonMapper;
+import tools.jackson.databind.module.SimpleModule;
 
 /** The JSON mapping every service uses for events on Kafka, so producers and consumers agree byte for byte. */
 public final class EventJson {
@@ -24,6 +26,7 @@ public final class EventJson {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
+            .addModule(new SimpleModule("utc-instants").addDeserializer(Instant.class, new UtcInstantDeserializer()))
             .build();
 
     private EventJson() {
