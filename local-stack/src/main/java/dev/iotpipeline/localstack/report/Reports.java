@@ -23,6 +23,7 @@ public final class Reports {
               rate50 DIR                 half the median maximum sustainable rate of DIR/ramp-*/ (rounded down)
               section FILE               a run's report one heading level down, for a report that collects runs
               latency DIR COMMAND        bench/latency.sh's runs (DIR/run-N/{cold,warm}/ and scrapes) as the latency report
+              throughput DIR COMMAND     bench/throughput.sh's runs (DIR/run-N/, bench/postload's JSON) as the throughput report
             """;
 
     private static final Pattern SUBSECTION = Pattern.compile("^## (Thresholds|Maximum|50 %|Slowdown|Seed)");
@@ -60,6 +61,7 @@ public final class Reports {
             case "rate50" -> System.out.println(CapacityReport.rate50(path));
             case "section" -> System.out.print(section(Files.readString(path)));
             case "latency" -> System.out.print(LatencyReport.render(path, String.join(" ", rest)));
+            case "throughput" -> System.out.print(ThroughputReport.render(path, String.join(" ", rest)));
             default -> {
                 System.err.print(USAGE);
                 return 2;

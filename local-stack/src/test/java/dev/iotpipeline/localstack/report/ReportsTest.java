@@ -123,6 +123,56 @@ class ReportsTest {
     }
 
     @Test
+    void throughputGivesMediansRangesAndAVerdictPerTarget() throws Exception {
+        var md = ThroughputReport.render(fixture("throughput"), "RUNS=2 bench/throughput.sh");
+
+        assertThat(md).startsWith("# Throughput: uplinks accepted and stored per second\n\n"
+                + "- **Command:** `RUNS=2 bench/throughput.sh`\n"
+                + "- **Machine:** 2 cores (Test CPU @ 2.0GHz); openjdk version \"25\" 2025-09-16 LTS; generator: "
+                + "bench/postload (go1.26.8), 256 connections, 1000 devices, on the same machine\n"
+                + "- **Runs:** 2 fresh stacks;");
+        assertThat(md).contains("""
+                | ≥ 5,000 single-POST uplinks/s stored for 60 s with 0 errors | 4,918/s stored (lowest run 4,878/s), errors 12, 60 s | **not met** (a run stored less, errors) |
+                | ≥ 100,000 batched uplinks/s stored for 60 s | 100,250/s stored (lowest run 100,000/s), errors 0, 60 s | **met** |
+                """);
+        assertThat(md).contains("""
+                | figure | single-POST: 5,000 req/s × 1 uplink | batched: 1,000 req/s × 100 uplinks |
+                |---|---|---|
+                | uplinks/s accepted | 5,000 (5,000–5,000) | 100,250 (100,000–100,500) |
+                | uplinks/s stored | 4,918 (4,878–4,958) | 100,250 (100,000–100,500) |
+                | errors: non-202 + transport + not sent in time | 10 + 0 + 2 | 0 + 0 + 0 |
+                | latency p50, ms | 2.3 (2.1–2.5) | 27.5 (25.0–30.0) |
+                | latency p95, ms | 6.0 (5.5–6.5) | 75.0 (70.0–80.0) |
+                | latency p99, ms | 16.2 (12.3–20.1) | 145 (140–150) |
+                | latency max, ms | 726 (250–1,201) | 850 (800–900) |
+                | drain time, s | 1.0 (0.5–1.5) | 0.0 (0.0–0.0) |
+                | generator CPU share, % | 13.0 (12.0–14.0) | 2.5 (2.0–3.0) |
+                | stack CPU share, % | 80.3 (78.0–82.6) | 92.0 (91.4–92.7) |
+                | stack CPU per uplink stored, µs | 327 (320–333) | 18.5 (18.3–18.6) |
+                """);
+        assertThat(md).contains("| run-2 | single | 299,988 | 299,988 | 0.5 | 10 | 0 | 2 | 202: 299,988; 503: 10 |\n");
+        assertThat(md).doesNotContain("warmup");
+    }
+
+    @Test
+    void aThroughputPhaseNotAllStoredOrShorterThanTheTargetIsNotMet() throws Exception {
+        var dir = copy(fixture("throughput"), temp.resolve("throughput"));
+        var run = dir.resolve("run-2");
+        Files.writeString(run.resolve("batched-stored.json"), Files.readString(run.resolve("batched-stored.json"))
+                .replace("\"stored\":6030000", "\"stored\":6000000").replace("\"drained\":true", "\"drained\":false")
+                .replace("\"drainSeconds\":0.00", "\"drainSeconds\":120"));
+        Files.writeString(run.resolve("batched.json"), Files.readString(run.resolve("batched.json"))
+                .replace("\"durationSeconds\": 60", "\"durationSeconds\": 30"));
+
+        var md = ThroughputReport.render(dir, "bench/throughput.sh");
+
+        assertThat(md).contains("| ≥ 100,000 batched uplinks/s stored for 60 s | 70,000/s stored (lowest run 40,000/s), "
+                + "errors 0, 60 s | **not met** (a run stored less, not all stored within the drain timeout, shorter than "
+                + "60 s) |\n");
+        assertThat(md).contains("| run-2 | batched | 6,030,000 | 6,000,000 | not all stored | 0 | 0 | 0 | 202: 60,300 |\n");
+    }
+
+    @Test
     void aSectionMovesEveryHeadingOneLevelDown() {
         assertThat(Reports.section("# Suite 2 (smoke size)\n\n- **Run:** x\n\n## Thresholds\n\n## Other\n### Deeper\n"))
                 .isEqualTo("## Suite 2 (smoke size)\n\n- **Run:** x\n\n### Thresholds\n\n## Other\n### Deeper\n");

@@ -1,0 +1,3 @@
+module iot-pipeline/bench/postload
+
+go 1.22

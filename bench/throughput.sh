@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Throughput (issue 17): EM300-TH uplinks posted open-loop by bench/postload (Go; k6 would take too much of two
+# cores at these rates) at a fixed rate, counted as accepted (202) and as stored in notify's history.
+# Per fresh stack, RUNS (3) times: a warm-up, the single-POST phase (RATE requests/s, one uplink each), then the
+# batched phase (BATCH_RATE requests/s of BATCH_SIZE uplinks), each for DURATION. After each phase it waits (at
+# most DRAIN_TIMEOUT s) until the history holds every accepted uplink, so the report gives the rate stored, not
+# only the rate accepted. Raw results: $OUT/run-N/; report: $REPORT.
+#   bench/throughput.sh                                             RATE=5000, BATCH_RATE=1000 x BATCH_SIZE=100, 60 s
+#   RUNS=1 DURATION=10s RATE=300 BATCH_RATE=20 OUT=/tmp/tp REPORT=/tmp/tp.md bench/throughput.sh      a short try
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+RUNS=${RUNS:-3}
+export RATE=${RATE:-5000} BATCH_RATE=${BATCH_RATE:-1000} BATCH_SIZE=${BATCH_SIZE:-100} DURATION=${DURATION:-60s}
+export WARMUP=${WARMUP:-20s} WARMUP_RATE=${WARMUP_RATE:-1000} DEVICES=${DEVICES:-1000} CONNS=${CONNS:-256}
+export DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-120} OUT=${OUT:-docs/benchmarks/raw/throughput}
+REPORT=${REPORT:-docs/benchmarks/throughput.md}
+export POSTLOAD=$PWD/bench/postload/postload
+(cd bench/postload && go build -o postload .)
+rm -rf "$OUT"
+mkdir -p "$OUT"
+{
+  echo "cores: $(nproc)"
+  echo "cpu: $(awk -F': ' '/^model name/ {print $2; exit}' /proc/cpuinfo)"
+  echo "jdk: $(java -version 2>&1 | head -1)"
+  echo "generator: bench/postload ($(go version | cut -d' ' -f3)), $CONNS connections, $DEVICES devices, on the same machine"
+} > "$OUT/env.txt"
+
+now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
+
+# Data units stored so far by notify's history writer, exact (GET /data-units/count; its cost grows with the rows).
+stored_count() {
+  curl -sf -H "Authorization: Bearer $DASHBOARD_TOKEN" "$NOTIFY_URL/data-units/count?channel=demo" \
+    | sed -n 's/.*"count":\([0-9]*\).*/\1/p'
+}
+
+# The same from notify's meters (the ingest-to-postgresql hop is timed once per row committed): a scrape costs
+# notify far less than an exact count over millions of rows, so it is what the drain wait polls; a batch that is
+# stored again after a retry counts twice here, which is why the exact count has the last word.
+stored_meter() {
+  { curl -sf "$NOTIFY_URL/actuator/prometheus" || true; } \
+    | awk '/^pipeline_hop_latency_seconds_count\{.*hop="ingest-to-postgresql"/ {n += $NF} END {printf "%d\n", n}'
+}
+
+# CPU seconds used so far by the stack: the stack JVM (the launcher of this function), PostgreSQL's postmaster
+# (pg_ctl detaches it from the JVM) and everything under them (the broker, PostgreSQL's backends), less this
+# function's own processes (the load generator). Children that exited count in their parent's cutime/cstime.
+stack_cpu() {
+  local stack=$PPID pg
+  grep -q LocalStackMain "/proc/$stack/cmdline" 2>/dev/null \
+    || stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  pg=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v roots="$stack $pg" -v self=$$ -v hz="$(getconf CLK_TCK)" '
+    { rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " "); parent[$1] = f[2]; ticks[$1] = f[12] + f[13] + f[14] + f[15] }
+    END {
+      n = split(roots, r, " "); for (i = 1; i <= n; i++) root[r[i]] = 1
+      for (p in ticks) {
+        for (q = p; q + 0 > 1 && !(q in root) && q != self; q = parent[q]) {}
+        if ((q in root) && q != self) total += ticks[p]
+      }
+      printf "%.2f\n", total / hz
+    }'
+}
+
+# wait_stored BEFORE METER_BEFORE ACCEPTED: waits until the history holds BEFORE + ACCEPTED data units or
+# DRAIN_TIMEOUT s have passed since the phase ended (now), polling the meter every 0.5 s and the exact count when
+# the meter says done and every 5 s besides; prints "stored drainSeconds drained", the drain time being when the
+# poll that found them all began (so at most the poll interval late).
+wait_stored() {
+  local before=$1 meter_goal=$(($2 + $3)) accepted=$3 start deadline next_count t count meter
+  start=$(now_us); deadline=$((start + DRAIN_TIMEOUT * 1000000)); next_count=$start
+  while :; do
+    t=$(now_us)
+    meter=$(stored_meter)
+    if [ "$meter" -ge "$meter_goal" ] || [ "$t" -ge "$next_count" ] || [ "$t" -ge "$deadline" ]; then
+      count=$(stored_count || echo "$before")
+      next_count=$((t + 5000000))
+      if [ "$((count - before))" -ge "$accepted" ]; then
+        echo "$((count - before)) $(awk -v d=$((t - start)) 'BEGIN {printf "%.2f", d / 1e6}') true"
+        return
+      fi
+      if [ "$t" -ge "$deadline" ]; then
+        echo "$((count - before)) $DRAIN_TIMEOUT false"
+        return
+      fi
+    fi
+    sleep 0.5
+  done
+}
+
+# phase NAME RATE BATCH DIR: one open-loop run of the generator, then the drain wait; DIR/NAME.json is the
+# generator's report, DIR/NAME-stored.json what the history and the stack's CPU counter say about it.
+phase() {
+  local name=$1 rate=$2 batch=$3 dir=$4 before meter cpu0 t0 accepted stored drain drained cpu1 t1
+  before=$(stored_count); meter=$(stored_meter)
+  cpu0=$(stack_cpu); t0=$(now_us)
+  "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$rate" -batch "$batch" \
+    -devices "$DEVICES" -conns "$CONNS" -duration "$DURATION" -report "$dir/$name.json" > "$dir/$name.log" 2>&1
+  accepted=$(sed -n 's/.*"uplinksAccepted": *\([0-9]*\).*/\1/p' "$dir/$name.json")
+  read -r stored drain drained < <(wait_stored "$before" "$meter" "$accepted")
+  cpu1=$(stack_cpu); t1=$(now_us)
+  printf '{"phase":"%s","storedBefore":%s,"stored":%s,"drainSeconds":%s,"drained":%s,"stackCpuSeconds":%s,"stackWallSeconds":%s,"cores":%s}\n' \
+    "$name" "$before" "$stored" "$drain" "$drained" "$(awk -v a="$cpu0" -v b="$cpu1" 'BEGIN {printf "%.2f", b - a}')" \
+    "$(awk -v d=$((t1 - t0)) 'BEGIN {printf "%.2f", d / 1e6}')" "$(nproc)" > "$dir/$name-stored.json"
+  echo "$name: $accepted accepted, $stored stored, drain ${drain} s (drained: $drained)"
+}
+
+# Runs under the stack (bench_stack). Both phases share the stack, after a warm-up: the targets are about a
+# sustained rate, which a JVM reaches only once its code is compiled (bench/latency.sh measures the cold start),
+# and each phase starts with the previous one fully stored, so all it inherits is the warm code and the rows.
+measure() {
+  local dir=$1
+  if [ "$WARMUP" != 0 ]; then
+    DURATION=$WARMUP phase warmup "$WARMUP_RATE" 1 "$dir"
+  fi
+  phase single "$RATE" 1 "$dir"
+  phase batched "$BATCH_RATE" "$BATCH_SIZE" "$dir"
+}
+export -f now_us stored_count stored_meter stack_cpu wait_stored phase
+
+for run in $(seq 1 "$RUNS"); do
+  mkdir -p "$OUT/run-$run"
+  echo "throughput run $run of $RUNS"
+  bench_stack "$OUT/run-$run/stack.log" measure "$OUT/run-$run"
+  rm -f "$OUT/run-$run/stack.log"
+done
+command="RUNS=$RUNS RATE=$RATE BATCH_RATE=$BATCH_RATE BATCH_SIZE=$BATCH_SIZE DURATION=$DURATION bench/throughput.sh"
+./pipeline report throughput "$OUT" "$command" > "$REPORT"
+cat "$REPORT"
