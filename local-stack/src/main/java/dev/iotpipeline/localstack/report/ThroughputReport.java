@@ -94,8 +94,9 @@ final class ThroughputReport {
         row(out, "uplinks/s accepted", phases, Run::acceptedRate, Fmt::grouped);
         row(out, "uplinks/s stored", phases, Run::storedRate, Fmt::grouped);
         out.append("| errors: non-202 + transport + not sent in time |");
-        phases.forEach((phase, runs) -> out.append(' ').append(sum(runs, "non202")).append(" + ")
-                .append(sum(runs, "transportErrors")).append(" + ").append(sum(runs, "notSentInTime")).append(" |"));
+        phases.forEach((phase, runs) -> out.append(' ').append(Fmt.grouped(sum(runs, "non202"))).append(" + ")
+                .append(Fmt.grouped(sum(runs, "transportErrors"))).append(" + ")
+                .append(Fmt.grouped(sum(runs, "notSentInTime"))).append(" |"));
         out.append('\n');
         for (var p : List.of("P50", "P95", "P99", "Max")) {
             row(out, "latency " + p.toLowerCase() + ", ms", phases, r -> r.load().get("latency" + p + "Ms").asDouble(),
@@ -128,7 +129,7 @@ final class ThroughputReport {
         var lowest = runs.stream().mapToDouble(Run::storedRate).min().orElseThrow();
         long errors = sum(runs, "errors");
         var result = Fmt.grouped(median(runs, Run::storedRate)) + "/s stored (lowest run " + Fmt.grouped(lowest)
-                + "/s), errors " + errors + ", " + Fmt.grouped(runs.getFirst().seconds()) + " s";
+                + "/s), errors " + Fmt.grouped(errors) + ", " + Fmt.grouped(runs.getFirst().seconds()) + " s";
         var missed = new ArrayList<String>();
         if (lowest < phase.target()) {
             missed.add("a run stored less");
