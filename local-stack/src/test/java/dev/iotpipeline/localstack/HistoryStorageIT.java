@@ -237,6 +237,36 @@ class HistoryStorageIT {
                 retention, Duration.ofDays(7), 3, clock);
     }
 
+    @Test
+    void shouldRefuseACopyFromADifferentUplinkAndReturnItWhileARepeatIsSkippedSilently() {
+        flyway(null).migrate();
+        var original = unit("conflict", "dev-1", NOW, 21.0);
+        var repeat = withTimes(original, original.measuredAt(), NOW.plus(Duration.ofMinutes(5)));
+        var conflicting = new DataUnit(original.id(), original.schemaVersion(), original.uplinkId(), "conflict",
+                "em300th", "dev-1", original.measuredAt(), NOW.plus(Duration.ofMinutes(6)), NOW.plus(Duration.ofMinutes(6)),
+                Map.of("temperature", 35.0), Map.of());
+        var legacy = unit("conflict", "dev-2", NOW, 22.0);
+        store.storeDataUnits(List.of(new HistoryStore.Stored<>(legacy, null)));
+
+        assertThat(store.storeDataUnits(List.of(new HistoryStore.Stored<>(original, null, 7L)))).isEmpty();
+        var inOneBatch = new HistoryStore.Stored<>(conflicting, null, 9L);
+        var fresh = unit("conflict", "dev-3", NOW, 23.0);
+        var freshConflict = new HistoryStore.Stored<>(withTimes(fresh, fresh.measuredAt(), NOW.plusSeconds(1)), null, 5L);
+        var refused = store.storeDataUnits(List.of(new HistoryStore.Stored<>(repeat, null, 7L), inOneBatch,
+                new HistoryStore.Stored<>(fresh, null, 4L), freshConflict,
+                new HistoryStore.Stored<>(withTimes(legacy, legacy.measuredAt(), NOW.plusSeconds(9)), null, 3L)));
+
+        assertThat(refused).as("a copy with another digest, in the store or earlier in the batch; a row without a"
+                + " digest conflicts with nothing").containsExactly(inOneBatch, freshConflict);
+        var channel = new DataUnitQuery(null, "conflict", null, null, null, null);
+        assertThat(store.count(channel)).isEqualTo(3);
+        assertThat(store.find(original.id())).contains(original);
+        assertThat(store.latestPerDevice(new DataUnitQuery(null, "conflict", null, "dev-1", null, null), 1))
+                .as("a conflicting copy never becomes the device's latest reading").containsExactly(repeat);
+        assertThat(jdbc.queryForObject("SELECT uplink_digest FROM data_units WHERE id = ?", Long.class, original.id()))
+                .isEqualTo(7L);
+    }
+
     private Flyway flyway(String target) {
         var config = Flyway.configure().dataSource(dataSource).locations("classpath:db/migration");
         if (target != null) {

@@ -36,6 +36,11 @@ public final class DeadLetterHeaders {
     public static final String CAUSE_MALFORMED_EVENT = "malformed-event";
     /** {@link #CAUSE}: the database refused the row for good (a constraint, a value it cannot hold). */
     public static final String CAUSE_REJECTED_BY_STORE = "rejected-by-store";
+    /**
+     * {@link #CAUSE}: a data unit whose id is stored already for a different uplink of its device, because the
+     * sender reused an idempotency key (or a network server its message id) with another payload.
+     */
+    public static final String CAUSE_IDEMPOTENCY_CONFLICT = "idempotency-conflict";
     /** {@link #CAUSE}: the consumer failed on the record for a reason retrying cannot fix. */
     public static final String CAUSE_PROCESSING_ERROR = "processing-error";
     /** {@link #CAUSE}: the decoder's output for the record can never be published (too large, unserializable). */

@@ -38,14 +38,49 @@ public final class Ids {
     }
 
     /**
-     * The event id for a client-supplied idempotency key: the key itself when it is a UUID, otherwise
-     * a name-based id scoped to the channel and device so equal keys from different devices differ.
+     * The event id for a client-supplied idempotency key or a network server's message id, always scoped to the
+     * channel and device that sent it, so equal keys in two channels or from two devices are two uplinks
+     * whatever the key looks like. A key that is itself a UUIDv7 lends the id its time, so ids of well-behaved
+     * clients still sort by time; any other key gives a name-based (version 5) id.
      */
     public static UUID fromClientKey(String channel, String deviceId, String key) {
+        return fromClientKey(channel, deviceId, key, null);
+    }
+
+    /**
+     * As {@link #fromClientKey(String, String, String)}, with the time the sender gave the message (a network
+     * server's receive time): the same key sent again carries the same time, so the id stays deterministic and
+     * sorts by that time. Null when the sender gave none.
+     */
+    public static UUID fromClientKey(String channel, String deviceId, String key, java.time.Instant sentAt) {
+        var scoped = channel + '\u0000' + deviceId + '\u0000' + key;
+        if (sentAt != null) {
+            return timed(sentAt.toEpochMilli(), scoped);
+        }
+        var uuid = uuidOrNull(key);
+        if (uuid != null && uuid.version() == 7) {
+            return timed(uuid.getMostSignificantBits() >>> 16, scoped);
+        }
+        return CLIENT_IDS.generate(scoped);
+    }
+
+    /** A version 7 id of the given millisecond whose other bits are a hash of {@code name}. */
+    private static UUID timed(long epochMillis, String name) {
+        ByteBuffer bits = ByteBuffer.wrap(sha256("client-key:" + name));
+        long msb = (epochMillis << 16) | 0x7000L | (bits.getShort() & 0x0FFFL);
+        long lsb = (bits.getLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        return new UUID(msb, lsb);
+    }
+
+    private static UUID uuidOrNull(String key) {
+        // UUID.fromString accepts shortened forms such as "1-2-3-4-5"; only the canonical 36 characters count.
+        if (key.length() != 36) {
+            return null;
+        }
         try {
             return UUID.fromString(key);
         } catch (IllegalArgumentException notAUuid) {
-            return CLIENT_IDS.generate(channel + '\u0000' + deviceId + '\u0000' + key);
+            return null;
         }
     }
 

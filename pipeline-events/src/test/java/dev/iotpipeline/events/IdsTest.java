@@ -2,6 +2,8 @@ package dev.iotpipeline.events;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
+import java.util.UUID;
 import org.junit.jupiter.api.Test;
 
 class IdsTest {
@@ -33,9 +35,46 @@ class IdsTest {
     void shouldScopeNonUuidClientKeysToTheDevice() {
         var a = Ids.fromClientKey("irrigation", "dev-1", "retry-42");
         var b = Ids.fromClientKey("irrigation", "dev-2", "retry-42");
-        var uuid = Ids.newId();
 
         assertThat(a).isEqualTo(Ids.fromClientKey("irrigation", "dev-1", "retry-42")).isNotEqualTo(b);
-        assertThat(Ids.fromClientKey("irrigation", "dev-1", uuid.toString())).isEqualTo(uuid);
+        assertThat(a.version()).isEqualTo(5);
+    }
+
+    @Test
+    void shouldScopeUuidKeysToChannelAndDeviceToo() {
+        var key = "3ac7e3c4-4401-4b8d-9386-a5c902f9202d";
+
+        var first = Ids.fromClientKey("irrigation", "dev-1", key);
+
+        assertThat(first).isEqualTo(Ids.fromClientKey("irrigation", "dev-1", key))
+                .isNotEqualTo(UUID.fromString(key))
+                .isNotEqualTo(Ids.fromClientKey("greenhouse", "dev-1", key))
+                .isNotEqualTo(Ids.fromClientKey("irrigation", "dev-2", key));
+    }
+
+    @Test
+    void shouldKeepTheTimeOfAVersion7KeySoScopedIdsStillSortByTime() {
+        var key = Ids.newId();
+
+        var scoped = Ids.fromClientKey("irrigation", "dev-1", key.toString());
+
+        assertThat(scoped).isNotEqualTo(key).isNotEqualTo(Ids.fromClientKey("irrigation", "dev-2", key.toString()));
+        assertThat(scoped.version()).isEqualTo(7);
+        assertThat(scoped.variant()).isEqualTo(2);
+        assertThat(Ids.timeOf(scoped)).isEqualTo(Ids.timeOf(key));
+    }
+
+    @Test
+    void shouldTakeTheSendersTimeWhenGivenOne() {
+        var sentAt = Instant.parse("2026-03-01T10:15:30.123456789Z");
+
+        var id = Ids.fromClientKey("farm", "0101010101010101", "3ac7e3c4-4401-4b8d-9386-a5c902f9202d", sentAt);
+
+        assertThat(id).isEqualTo(Ids.fromClientKey("farm", "0101010101010101", "3ac7e3c4-4401-4b8d-9386-a5c902f9202d",
+                sentAt));
+        assertThat(id.version()).isEqualTo(7);
+        assertThat(Ids.timeOf(id)).isEqualTo(Instant.parse("2026-03-01T10:15:30.123Z"));
+        assertThat(id).isNotEqualTo(Ids.fromClientKey("farm", "0202020202020202",
+                "3ac7e3c4-4401-4b8d-9386-a5c902f9202d", sentAt));
     }
 }

@@ -5,8 +5,11 @@ import dev.iotpipeline.events.DataUnit;
 /** The result of decoding one record: a data unit, or a dead letter with its cause, reason and codec. */
 sealed interface Outcome {
 
-    /** The uplink's data unit, and one more per history record it carried. */
-    record Decoded(DataUnit dataUnit, java.util.List<DataUnit> history) implements Outcome {
+    /**
+     * The uplink's data unit, one more per history record it carried, and the uplink's {@link
+     * dev.iotpipeline.events.UplinkDigest}, which travels with each so the store can tell a conflicting retry.
+     */
+    record Decoded(DataUnit dataUnit, java.util.List<DataUnit> history, long uplinkDigest) implements Outcome {
     }
 
     record DeadLetter(DeadLetterCause cause, String reason, String deviceType, String codec) implements Outcome {

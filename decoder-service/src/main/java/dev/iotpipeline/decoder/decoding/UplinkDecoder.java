@@ -8,6 +8,7 @@ import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.events.UplinkDigest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -75,7 +76,7 @@ class UplinkDecoder {
                     DataUnit.SCHEMA_VERSION, uplink.id(), uplink.channel(), uplink.deviceType(), uplink.deviceId(),
                     point.measuredAt(), uplink.receivedAt(), decodedAt, point.measurements(), Map.of("history", true)));
         }
-        return new Outcome.Decoded(unit, history);
+        return new Outcome.Decoded(unit, history, UplinkDigest.of(uplink));
     }
 
     /** Radio metadata from a network server (rssi, snr, ...) rides along under "network". */

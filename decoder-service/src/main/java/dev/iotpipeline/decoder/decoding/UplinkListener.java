@@ -1,7 +1,9 @@
 package dev.iotpipeline.decoder.decoding;
 
+import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.UplinkDigest;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
@@ -85,12 +87,12 @@ class UplinkListener {
         var sends = new ArrayList<CompletableFuture<?>>(1);
         try {
             switch (outcome) {
-                case Outcome.Decoded(var unit, var history) -> {
+                case Outcome.Decoded(var unit, var history, var digest) -> {
                     metrics.decoded(unit.deviceType());
                     for (var earlier : history) {
-                        sends.add(kafka.send(PipelineTopic.DATA_UNITS.topicName(), earlier.deviceId(), earlier));
+                        sends.add(kafka.send(dataUnit(earlier, digest)));
                     }
-                    sends.add(kafka.send(PipelineTopic.DATA_UNITS.topicName(), unit.deviceId(), unit));
+                    sends.add(kafka.send(dataUnit(unit, digest)));
                 }
                 case Outcome.DeadLetter dead -> {
                     metrics.deadLettered(dead.cause());
@@ -101,6 +103,12 @@ class UplinkListener {
             sends.add(CompletableFuture.failedFuture(e));
         }
         return sends;
+    }
+
+    private static ProducerRecord<String, Object> dataUnit(DataUnit unit, long uplinkDigest) {
+        var out = new ProducerRecord<String, Object>(PipelineTopic.DATA_UNITS.topicName(), unit.deviceId(), unit);
+        UplinkDigest.add(out.headers(), uplinkDigest);
+        return out;
     }
 
     /** A write that waiting cannot fix (too large, not serializable) marks the uplink unpublishable. */

@@ -12,6 +12,7 @@ import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.UplinkDigest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -90,6 +91,8 @@ class UplinkListenerTest {
         assertThat(unit.uplinkId()).isEqualTo(uplink.id());
         assertThat(unit.channel()).isEqualTo("irrigation");
         assertThat(unit.measurements()).containsKeys("battery", "temperature");
+        assertThat(UplinkDigest.read(record.headers())).as("the uplink's digest travels with its data unit")
+                .isEqualTo(UplinkDigest.of(uplink));
     }
 
     @Test

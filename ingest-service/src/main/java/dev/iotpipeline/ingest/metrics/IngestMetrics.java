@@ -14,6 +14,7 @@ public final class IngestMetrics implements RejectionCounter {
     private final MeterRegistry registry;
     private final Map<String, Counter> accepted = new ConcurrentHashMap<>();
     private final Map<String, Counter> rejected = new ConcurrentHashMap<>();
+    private final Map<String, Counter> webhookMessages = new ConcurrentHashMap<>();
     private final Timer kafkaSend;
     private final AtomicInteger inFlight = new AtomicInteger();
 
@@ -29,6 +30,17 @@ public final class IngestMetrics implements RejectionCounter {
     public void accepted(String format, int uplinks) {
         accepted.computeIfAbsent(format, f -> Counter.builder("ingest.uplinks.accepted").tag("format", f)
                 .description("Uplinks acknowledged by Kafka and answered 202").register(registry)).increment(uplinks);
+    }
+
+    /**
+     * A well-formed network-server message by its type (a bounded set per server) and whether it was stored
+     * (an uplink) or acknowledged with nothing stored (joins, downlink events, uplinks without a payload, ...).
+     */
+    public void webhookMessage(String server, String type, String outcome) {
+        webhookMessages.computeIfAbsent(server + ' ' + type + ' ' + outcome, k -> Counter
+                .builder("ingest.webhook.messages").tag("server", server).tag("type", type).tag("outcome", outcome)
+                .description("Well-formed network-server messages by type, stored or acknowledged")
+                .register(registry)).increment();
     }
 
     @Override

@@ -6,27 +6,110 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Base64;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.springframework.http.HttpStatus;
 import tools.jackson.databind.JsonNode;
 
 /**
- * Reads the uplink events of LoRaWAN network servers as they send them: The Things Stack v3 uplink
- * messages and ChirpStack v4 {@code up} events (JSON encoding). Both omit zero and empty fields, so every
- * field but the device and payload is optional.
+ * Reads the messages of LoRaWAN network servers as they send them: every message type of The Things Stack v3
+ * (its webhook may send all of them to one URL) and every ChirpStack v4 event (JSON encoding). Uplinks with an
+ * application payload become uplinks; every other well-formed message is acknowledged. Both servers omit zero
+ * and empty fields, so every field but the device and payload is optional.
  */
 final class NetworkServerFormats {
+
+    /** The Things Stack's {@code ApplicationUp} message types, each a top-level field of the webhook body. */
+    static final List<String> TTS_TYPES = List.of("uplink_message", "uplink_normalized", "join_accept",
+            "downlink_ack", "downlink_nack", "downlink_sent", "downlink_failed", "downlink_queued",
+            "downlink_queue_invalidated", "location_solved", "service_data");
+
+    /** ChirpStack v4's event types, named by the {@code event} query parameter it appends. */
+    static final List<String> CHIRPSTACK_EVENTS = List.of("up", "join", "ack", "txack", "log", "status", "location",
+            "integration");
+
+    /** Fields of a TTS body around its message, not a message type themselves. */
+    private static final Set<String> TTS_ENVELOPE = Set.of("end_device_ids", "correlation_ids", "received_at",
+            "unique_id", "simulated");
+
+    static final String OTHER = "other";
+    private static final String NO_PAYLOAD = "the uplink carries no application payload";
 
     private NetworkServerFormats() {
     }
 
-    /** TTS: device {@code end_device_ids.device_id}, frame in {@code uplink_message}. */
-    static WebhookUplink theThingsStack(JsonNode event) {
-        var ids = event.path("end_device_ids");
+    /**
+     * A TTS message: an {@code uplink_message} with a payload is an uplink (device {@code end_device_ids.device_id});
+     * any other message type, or an uplink without a payload, is acknowledged.
+     */
+    static NetworkMessage theThingsStack(JsonNode event) {
+        requireObject(event);
+        if (!event.path("end_device_ids").isObject()) {
+            throw invalid("missing-field", "end_device_ids is required: every The Things Stack message names its device");
+        }
         var message = event.path("uplink_message");
         if (message.isMissingNode()) {
-            throw invalid("missing-field", "uplink_message is required (configure the webhook for uplink messages)");
+            return new NetworkMessage.Acknowledged(ttsType(event), "not an uplink");
         }
+        if (!message.isObject()) {
+            throw invalid("invalid-field", "uplink_message must be an object");
+        }
+        if (noPayload(message.path("frm_payload"))) {
+            return new NetworkMessage.Acknowledged("uplink_message", NO_PAYLOAD);
+        }
+        return new NetworkMessage.Uplink("uplink_message", ttsUplink(event, message));
+    }
+
+    /** A ChirpStack event: {@code up} with a payload is an uplink, any other event (well-formed) is acknowledged. */
+    static NetworkMessage chirpStack(String event, JsonNode body) {
+        requireObject(body);
+        var type = event == null ? "up" : event;
+        if (!type.equals("up")) {
+            return new NetworkMessage.Acknowledged(CHIRPSTACK_EVENTS.contains(type) ? type : OTHER, "not an uplink");
+        }
+        if (noPayload(body.path("data"))) {
+            requireDevice(body.path("deviceInfo").path("devEui"), "deviceInfo.devEui");
+            return new NetworkMessage.Acknowledged("up", NO_PAYLOAD);
+        }
+        return new NetworkMessage.Uplink("up", chirpStackUplink(body));
+    }
+
+    /** The message type a TTS body holds besides its envelope; unknown types count as {@value #OTHER}. */
+    private static String ttsType(JsonNode event) {
+        for (var type : TTS_TYPES) {
+            if (event.path(type).isObject()) {
+                return type;
+            }
+        }
+        for (var field : event.propertyNames()) {
+            if (!TTS_ENVELOPE.contains(field) && event.path(field).isObject()) {
+                return OTHER;
+            }
+        }
+        throw invalid("missing-field", "The message holds no message type: expected one of " + TTS_TYPES);
+    }
+
+    /** Both servers leave an empty payload out; an explicit null or empty string says the same. */
+    private static boolean noPayload(JsonNode node) {
+        return node.isMissingNode() || node.isNull() || (node.isString() && node.asString().isEmpty());
+    }
+
+    private static void requireObject(JsonNode body) {
+        if (!body.isObject()) {
+            throw invalid("malformed-json", "The body must be a JSON object");
+        }
+    }
+
+    private static void requireDevice(JsonNode node, String field) {
+        if (!node.isString() || node.asString().isBlank()) {
+            throw invalid("missing-field", field + " is required");
+        }
+    }
+
+    /** TTS: device {@code end_device_ids.device_id}, frame in {@code uplink_message}. */
+    private static WebhookUplink ttsUplink(JsonNode event, JsonNode message) {
+        var ids = event.path("end_device_ids");
         var metadata = new LinkedHashMap<String, Object>();
         metadata.put("networkServer", "tts");
         putText(metadata, "devEui", ids.path("dev_eui"));
@@ -49,7 +132,7 @@ final class NetworkServerFormats {
     }
 
     /** ChirpStack: device {@code deviceInfo.devEui}, frame at the top level; the deduplication id names it. */
-    static WebhookUplink chirpStack(JsonNode event) {
+    private static WebhookUplink chirpStackUplink(JsonNode event) {
         var device = event.path("deviceInfo");
         var metadata = new LinkedHashMap<String, Object>();
         metadata.put("networkServer", "chirpstack");

@@ -57,7 +57,8 @@ class UplinkFactory {
 
     /**
      * An encoded uplink. The event id comes from the item's {@code id}, else from the Idempotency-Key
-     * (with the batch index), else it is new, so a retried request yields the same ids.
+     * (with the batch index), else it is new, so a retried request yields the same ids; a key always counts
+     * within its channel and device only.
      */
     EncodedUplink create(Target target, UplinkRequest request, String idempotencyKey, Integer index) {
         var channel = target.channel();
@@ -95,7 +96,10 @@ class UplinkFactory {
                 eventId(channel, request.deviceId(), request.id(), idempotencyKey, index));
     }
 
-    /** An uplink forwarded by a network server; its own message id makes the server's retries idempotent. */
+    /**
+     * An uplink forwarded by a network server; its own message id, scoped to the channel and device, makes the
+     * server's retries idempotent, and the time the network received it orders the id.
+     */
     EncodedUplink createForwarded(Target target, WebhookUplink forwarded) {
         requireDeviceId(forwarded.deviceId());
         if (forwarded.payload() == null || forwarded.payload().length == 0) {
@@ -104,7 +108,8 @@ class UplinkFactory {
         requireSize(forwarded.payload().length);
         return uplink(target, forwarded.deviceId(), forwarded.fPort(), forwarded.payload(),
                 forwarded.receivedByNetwork(), forwarded.metadata(),
-                eventId(target.channel(), forwarded.deviceId(), forwarded.messageId(), null, null));
+                forwarded.messageId() == null ? Ids.newId() : Ids.fromClientKey(target.channel(),
+                        forwarded.deviceId(), forwarded.messageId(), forwarded.receivedByNetwork()));
     }
 
     private EncodedUplink uplink(Target target, String deviceId, Integer fPort, byte[] payload, Instant measuredAt,

@@ -1,6 +1,7 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.ingest.IngestProperties;
+import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.web.security.Credential;
 import dev.iotpipeline.web.problem.Problems;
 import io.swagger.v3.oas.annotations.Operation;
@@ -18,7 +19,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Webhook endpoints for LoRaWAN network servers, taking their uplink events exactly as they send them.
+ * Webhook endpoints for LoRaWAN network servers, taking every message they send exactly as they send it.
  * The device type comes from the path, or else from the configured model mapping.
  */
 @RestController
@@ -28,27 +29,31 @@ class WebhookController {
     private final UplinkFactory factory;
     private final RequestItems items;
     private final UplinkIntake intake;
+    private final IngestMetrics metrics;
     private final Map<String, String> deviceTypeByModel;
 
-    WebhookController(UplinkFactory factory, RequestItems items, UplinkIntake intake, IngestProperties properties) {
+    WebhookController(UplinkFactory factory, RequestItems items, UplinkIntake intake, IngestMetrics metrics,
+            IngestProperties properties) {
         this.factory = factory;
         this.items = items;
         this.intake = intake;
+        this.metrics = metrics;
         this.deviceTypeByModel = properties.webhooks().deviceTypes();
     }
 
-    @Operation(summary = "The Things Stack v3 webhook: uplink message")
+    @Operation(summary = "The Things Stack v3 webhook, every message type: uplinks are stored (202), every other"
+            + " message type is acknowledged with 204")
     @PostMapping(path = {"/sensor-data/{channel}/webhooks/tts", "/sensor-data/{channel}/webhooks/tts/{deviceType}"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
     ResponseEntity<Object> theThingsStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestBody byte[] body,
             @AuthenticationPrincipal Credential.Device principal) {
         var target = factory.target(channel, deviceType);
-        var uplink = NetworkServerFormats.theThingsStack(items.parse(body));
-        return forward(target, uplink, principal, "tts");
+        return answer(target, NetworkServerFormats.theThingsStack(items.parse(body)), principal, "tts");
     }
 
-    @Operation(summary = "ChirpStack v4 HTTP integration (JSON encoding); events other than 'up' are acknowledged and ignored")
+    @Operation(summary = "ChirpStack v4 HTTP integration (JSON encoding), every event: 'up' is stored (202), every"
+            + " other event is acknowledged with 204")
     @PostMapping(path = {"/sensor-data/{channel}/webhooks/chirpstack",
             "/sensor-data/{channel}/webhooks/chirpstack/{deviceType}"},
             consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
@@ -56,19 +61,30 @@ class WebhookController {
             @PathVariable(required = false) String deviceType, @RequestParam(required = false) String event,
             @RequestBody byte[] body, @AuthenticationPrincipal Credential.Device principal) {
         var target = factory.target(channel, deviceType);
-        if (event != null && !event.equals("up")) {
-            return ResponseEntity.noContent().build();
-        }
-        var uplink = NetworkServerFormats.chirpStack(items.parse(body));
-        return forward(target, uplink, principal, "chirpstack");
+        return answer(target, NetworkServerFormats.chirpStack(event, items.parse(body)), principal, "chirpstack");
+    }
+
+    /** An uplink is stored (202); any other message is counted and acknowledged (204), so the server sees success. */
+    private ResponseEntity<Object> answer(UplinkFactory.Target target, NetworkMessage message,
+            Credential.Device principal, String server) {
+        return switch (message) {
+            case NetworkMessage.Uplink(var type, var uplink) -> {
+                var accepted = forward(target, uplink, principal, server);
+                metrics.webhookMessage(server, type, "stored");
+                yield ResponseEntity.accepted().body(accepted);
+            }
+            case NetworkMessage.Acknowledged(var type, var reason) -> {
+                metrics.webhookMessage(server, type, "ignored");
+                yield ResponseEntity.noContent().build();
+            }
+        };
     }
 
     /** Without a device type in the path, the device's model names it (ingest.webhooks.device-types). */
-    private ResponseEntity<Object> forward(UplinkFactory.Target target, WebhookUplink uplink,
-            Credential.Device principal, String format) {
+    private Accepted forward(UplinkFactory.Target target, WebhookUplink uplink, Credential.Device principal,
+            String format) {
         var typed = target.deviceType() != null ? target : factory.target(target.channel(), mapped(uplink.model()));
-        var accepted = intake.accept(principal, List.of(factory.createForwarded(typed, uplink)), format);
-        return ResponseEntity.accepted().body(accepted.getFirst());
+        return intake.accept(principal, List.of(factory.createForwarded(typed, uplink)), format).getFirst();
     }
 
     private String mapped(String model) {

@@ -78,14 +78,14 @@ public class IngestJmh {
     @Benchmark
     public EncodedUplink theThingsStackWebhook() {
         var target = factory.target("irrigation", "em300th");
-        return factory.createForwarded(target, NetworkServerFormats.theThingsStack(items.parse(ttsBody)));
+        return factory.createForwarded(target, Messages.uplink(NetworkServerFormats.theThingsStack(items.parse(ttsBody))));
     }
 
     /** WebhookController.chirpStack up to the publisher, device type in the path. */
     @Benchmark
     public EncodedUplink chirpStackWebhook() {
         var target = factory.target("irrigation", "em300th");
-        return factory.createForwarded(target, NetworkServerFormats.chirpStack(items.parse(chirpStackBody)));
+        return factory.createForwarded(target, Messages.uplink(NetworkServerFormats.chirpStack("up", items.parse(chirpStackBody))));
     }
 
     /** The uplinks.encoded record value the producer writes for one uplink. */

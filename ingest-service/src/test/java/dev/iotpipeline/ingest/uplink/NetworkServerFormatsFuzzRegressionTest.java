@@ -20,7 +20,7 @@ class NetworkServerFormatsFuzzRegressionTest {
         // Was: JsonNodeException "'LongNode' method `asInt()` cannot convert value 2147483648 to `int`".
         var event = json("{\"deviceInfo\":{\"devEui\":\"0101010101010101\"},\"fPort\":2147483648,\"data\":\"qg==\"}");
 
-        assertThatThrownBy(() -> NetworkServerFormats.chirpStack(event))
+        assertThatThrownBy(() -> NetworkServerFormats.chirpStack("up", event))
                 .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
                     assertThat(e.getStatusCode().value()).isEqualTo(400);
                     assertThat(e.getBody().getType().toString()).endsWith("/invalid-field");
@@ -40,7 +40,7 @@ class NetworkServerFormatsFuzzRegressionTest {
         }
         var whole = json("{\"end_device_ids\":{\"device_id\":\"d\"},\"uplink_message\":{\"f_port\":85.0,"
                 + "\"frm_payload\":\"qg==\"}}");
-        assertThat(NetworkServerFormats.theThingsStack(whole).fPort()).isEqualTo(85);
+        assertThat(Messages.uplink(NetworkServerFormats.theThingsStack(whole)).fPort()).isEqualTo(85);
     }
 
     @Test
@@ -49,7 +49,7 @@ class NetworkServerFormatsFuzzRegressionTest {
         var event = json("{\"end_device_ids\":{\"device_id\":\"d\"},\"uplink_message\":{\"frm_payload\":\"qg==\","
                 + "\"version_ids\":{\"brand_id\":\"\",\"model_id\":{}}}}");
 
-        var uplink = NetworkServerFormats.theThingsStack(event);
+        var uplink = Messages.uplink(NetworkServerFormats.theThingsStack(event));
 
         assertThat(uplink.model()).isNull();
         assertThat(factory.createForwarded(factory.target("c", "em300th"), uplink).payload()).containsExactly((byte) 0xAA);

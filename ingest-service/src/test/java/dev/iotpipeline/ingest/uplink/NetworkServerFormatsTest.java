@@ -16,7 +16,7 @@ class NetworkServerFormatsTest {
 
     @Test
     void shouldReadTheThingsStackDocsExample() {
-        var uplink = NetworkServerFormats.theThingsStack(fixture("tts-uplink-docs.json"));
+        var uplink = Messages.uplink(NetworkServerFormats.theThingsStack(fixture("tts-uplink-docs.json")));
 
         assertThat(uplink.deviceId()).isEqualTo("dev1");
         assertThat(uplink.fPort()).isNull();
@@ -30,7 +30,7 @@ class NetworkServerFormatsTest {
 
     @Test
     void shouldReadATheThingsStackEm300thUplink() {
-        var uplink = NetworkServerFormats.theThingsStack(fixture("tts-uplink-em300th.json"));
+        var uplink = Messages.uplink(NetworkServerFormats.theThingsStack(fixture("tts-uplink-em300th.json")));
 
         assertThat(uplink.deviceId()).isEqualTo("em300-th-1");
         assertThat(uplink.fPort()).isEqualTo(85);
@@ -39,7 +39,7 @@ class NetworkServerFormatsTest {
 
     @Test
     void shouldReadChirpStackDocsExample() {
-        var uplink = NetworkServerFormats.chirpStack(fixture("chirpstack-up-docs.json"));
+        var uplink = Messages.uplink(NetworkServerFormats.chirpStack("up", fixture("chirpstack-up-docs.json")));
 
         assertThat(uplink.deviceId()).isEqualTo("0101010101010101");
         assertThat(uplink.messageId()).isEqualTo("3ac7e3c4-4401-4b8d-9386-a5c902f9202d");
@@ -51,7 +51,7 @@ class NetworkServerFormatsTest {
 
     @Test
     void shouldReadAChirpStackEm300thUplink() {
-        var uplink = NetworkServerFormats.chirpStack(fixture("chirpstack-up-em300th.json"));
+        var uplink = Messages.uplink(NetworkServerFormats.chirpStack("up", fixture("chirpstack-up-em300th.json")));
 
         assertThat(uplink.deviceId()).isEqualTo("24e124136b502217");
         assertThat(uplink.fPort()).isEqualTo(85);
@@ -60,12 +60,53 @@ class NetworkServerFormatsTest {
     }
 
     @Test
-    void shouldRejectAnEventWithoutAPayload() {
-        var event = EventJson.mapper().readTree("{\"deviceInfo\":{\"devEui\":\"01\"},\"fPort\":1}");
+    void shouldAcknowledgeAnUplinkWithoutAnApplicationPayloadAndStoreNothing() {
+        var chirpStack = EventJson.mapper().readTree("{\"deviceInfo\":{\"devEui\":\"01\"},\"fPort\":1}");
+        var tts = EventJson.mapper().readTree("{\"end_device_ids\":{\"device_id\":\"d\"},"
+                + "\"uplink_message\":{\"f_port\":1,\"f_cnt\":7}}");
 
-        assertThatThrownBy(() -> NetworkServerFormats.chirpStack(event))
+        assertThat(NetworkServerFormats.chirpStack("up", chirpStack))
+                .isEqualTo(new NetworkMessage.Acknowledged("up", "the uplink carries no application payload"));
+        assertThat(NetworkServerFormats.theThingsStack(tts)).isInstanceOf(NetworkMessage.Acknowledged.class)
+                .extracting(NetworkMessage::type).isEqualTo("uplink_message");
+    }
+
+    @Test
+    void shouldAcknowledgeEveryOtherTheThingsStackMessageTypeByName() {
+        for (var type : NetworkServerFormats.TTS_TYPES.subList(1, NetworkServerFormats.TTS_TYPES.size())) {
+            var event = EventJson.mapper().readTree("{\"end_device_ids\":{\"device_id\":\"d\"},"
+                    + "\"correlation_ids\":[\"as:up:01E0WZGT6Y7657CPFPE5WEYDSQ\"],\"" + type + "\":{}}");
+
+            assertThat(NetworkServerFormats.theThingsStack(event)).as(type)
+                    .isEqualTo(new NetworkMessage.Acknowledged(type, "not an uplink"));
+        }
+        var future = EventJson.mapper().readTree("{\"end_device_ids\":{\"device_id\":\"d\"},\"relay_ack\":{}}");
+        assertThat(NetworkServerFormats.theThingsStack(future).type()).isEqualTo("other");
+    }
+
+    @Test
+    void shouldRefuseATheThingsStackBodyThatNamesNoDeviceOrHoldsNoMessage() {
+        var noDevice = EventJson.mapper().readTree("{\"join_accept\":{}}");
+        var noMessage = EventJson.mapper().readTree("{\"end_device_ids\":{\"device_id\":\"d\"},\"received_at\":"
+                + "\"2026-01-01T00:00:00Z\"}");
+
+        assertThatThrownBy(() -> NetworkServerFormats.theThingsStack(noDevice))
                 .isInstanceOfSatisfying(ErrorResponseException.class,
-                        e -> assertThat(e.getBody().getDetail()).contains("data is required"));
+                        e -> assertThat(e.getBody().getDetail()).contains("end_device_ids is required"));
+        assertThatThrownBy(() -> NetworkServerFormats.theThingsStack(noMessage))
+                .isInstanceOfSatisfying(ErrorResponseException.class,
+                        e -> assertThat(e.getBody().getDetail()).contains("no message type"));
+    }
+
+    @Test
+    void shouldAcknowledgeEveryOtherChirpStackEventButRefuseABodyThatIsNotAnObject() {
+        for (var event : NetworkServerFormats.CHIRPSTACK_EVENTS.subList(1, NetworkServerFormats.CHIRPSTACK_EVENTS.size())) {
+            assertThat(NetworkServerFormats.chirpStack(event, EventJson.mapper().readTree("{\"deviceInfo\":{}}")))
+                    .isEqualTo(new NetworkMessage.Acknowledged(event, "not an uplink"));
+        }
+        assertThatThrownBy(() -> NetworkServerFormats.chirpStack("join", EventJson.mapper().readTree("[]")))
+                .isInstanceOfSatisfying(ErrorResponseException.class,
+                        e -> assertThat(e.getBody().getType().toString()).endsWith("/malformed-json"));
     }
 
     private JsonNode fixture(String name) {

@@ -14,7 +14,9 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.ingest.IngestProperties;
+import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.web.PipelineWebConfiguration;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -64,6 +66,11 @@ class UplinkApiTest {
         @Bean
         RequestItems requestItems() {
             return new RequestItems(3);
+        }
+
+        @Bean
+        IngestMetrics ingestMetrics() {
+            return new IngestMetrics(new SimpleMeterRegistry());
         }
     }
 
@@ -126,6 +133,12 @@ class UplinkApiTest {
 
         postTo("/sensor-data/north/webhooks/tts", tts).andExpect(status().isAccepted());
         postTo("/sensor-data/north/webhooks/chirpstack?event=join", "{}").andExpect(status().isNoContent());
+        postTo("/sensor-data/north/webhooks/tts", "{\"end_device_ids\":{\"device_id\":\"d1\"},\"join_accept\":{}}")
+                .andExpect(status().isNoContent());
+        postTo("/sensor-data/north/webhooks/tts", "{\"end_device_ids\":{\"device_id\":\"d1\"}}")
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith("application/problem+json"))
+                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("missing-field")));
 
         @SuppressWarnings("unchecked")
         ArgumentCaptor<List<EncodedUplink>> uplinks = ArgumentCaptor.forClass(List.class);

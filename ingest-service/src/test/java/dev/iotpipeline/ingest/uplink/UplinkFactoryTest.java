@@ -36,6 +36,38 @@ class UplinkFactoryTest {
     }
 
     @Test
+    void shouldScopeAUuidKeyToItsChannelAndDeviceSoReusedKeysAreDifferentUplinks() {
+        var key = "3ac7e3c4-4401-4b8d-9386-a5c902f9202d";
+        var one = new UplinkRequest("dev-1", "AXVc", null, null, key, null);
+
+        var first = factory.create(factory.target("irrigation", "em300th"), one, null, null);
+        var otherChannel = factory.create(factory.target("greenhouse", "em300th"), one, null, null);
+        var otherDevice = factory.create(factory.target("irrigation", "em300th"),
+                new UplinkRequest("dev-2", "AXVc", null, null, key, null), null, null);
+        var byHeader = factory.create(factory.target("irrigation", "em300th"),
+                new UplinkRequest("dev-1", "AXVc", null, null, null, null), key, null);
+
+        assertThat(first.id()).isNotEqualTo(java.util.UUID.fromString(key))
+                .isNotEqualTo(otherChannel.id()).isNotEqualTo(otherDevice.id())
+                .isEqualTo(factory.create(factory.target("irrigation", "em300th"), one, null, null).id())
+                .isEqualTo(byHeader.id());
+    }
+
+    @Test
+    void shouldGiveAForwardedUplinkAnIdScopedToItsDeviceAndTimedByTheNetwork() {
+        var received = Instant.parse("2026-03-01T10:15:30.5Z");
+        var target = factory.target("irrigation", "em300th");
+        var forwarded = new WebhookUplink("dev-1", 85, new byte[] {1}, received, "3ac7e3c4-4401-4b8d-9386-a5c902f9202d",
+                null, java.util.Map.of());
+
+        var uplink = factory.createForwarded(target, forwarded);
+
+        assertThat(uplink.id()).isEqualTo(factory.createForwarded(target, forwarded).id())
+                .isNotEqualTo(factory.createForwarded(factory.target("greenhouse", "em300th"), forwarded).id());
+        assertThat(dev.iotpipeline.events.Ids.timeOf(uplink.id())).isEqualTo(received);
+    }
+
+    @Test
     void shouldRejectInvalidBase64() {
         assertProblem(new UplinkRequest("dev-1", "***", null, null, null, null), "em300th", 400, "invalid-base64");
     }

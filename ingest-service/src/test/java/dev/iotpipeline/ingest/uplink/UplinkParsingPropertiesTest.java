@@ -93,9 +93,11 @@ class UplinkParsingPropertiesTest {
     }
 
     @Property
-    void anyTheThingsStackEventBecomesAnUplinkOrAClientError(@ForAll("ttsBodies") Body body) {
-        var uplink = Fuzz.expect(() -> factory.createForwarded(factory.target("fuzz", "em300th"),
-                NetworkServerFormats.theThingsStack(items.parse(body.bytes()))),
+    void anyTheThingsStackMessageBecomesAnUplinkAnAcknowledgementOrAClientError(@ForAll("ttsBodies") Body body) {
+        var uplink = Fuzz.expect(() -> {
+                    var forwarded = Messages.uplinkOrNull(NetworkServerFormats.theThingsStack(items.parse(body.bytes())));
+                    return forwarded == null ? null : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded);
+                },
                 ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
         if (uplink != null) {
             assertThat(uplink.deviceId()).matches(DEVICE_ID);
@@ -104,9 +106,11 @@ class UplinkParsingPropertiesTest {
     }
 
     @Property
-    void anyChirpStackEventBecomesAnUplinkOrAClientError(@ForAll("chirpStackBodies") Body body) {
-        var uplink = Fuzz.expect(() -> factory.createForwarded(factory.target("fuzz", "em300th"),
-                NetworkServerFormats.chirpStack(items.parse(body.bytes()))),
+    void anyChirpStackEventBecomesAnUplinkAnAcknowledgementOrAClientError(@ForAll("chirpStackBodies") Body body) {
+        var uplink = Fuzz.expect(() -> {
+                    var forwarded = Messages.uplinkOrNull(NetworkServerFormats.chirpStack("up", items.parse(body.bytes())));
+                    return forwarded == null ? null : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded);
+                },
                 ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
         if (uplink != null) {
             assertThat(uplink.deviceId()).matches(DEVICE_ID);

@@ -8,6 +8,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -29,6 +31,9 @@ final class DataUnitWrites {
             + " decoded_at timestamptz, schema_version smallint, channel text, device_type text, device_id text,"
             + " measurements jsonb, attributes jsonb, measured_ns smallint, received_ns smallint, decoded_ns smallint";
 
+    /** The columns a new history row is written with: what is read back, and the uplink's digest. */
+    private static final String INSERT_COLUMNS = HistoryStore.COLUMNS + ", uplink_digest";
+
     /** The columns of {@code devices}, its key first as the table declares them. */
     private static final String DEVICE_COLUMNS = "channel, device_id, device_type, id, received_at, uplink_id,"
             + " measured_at, decoded_at, schema_version, measurements, attributes, measured_ns, received_ns, decoded_ns";
@@ -40,44 +45,77 @@ final class DataUnitWrites {
     }
 
     /** See {@link HistoryStore#storeDataUnits}. */
-    void store(List<Stored<DataUnit>> units) {
+    List<Stored<DataUnit>> store(List<Stored<DataUnit>> units) {
         if (units.isEmpty()) {
-            return;
+            return List.of();
         }
-        var first = new LinkedHashMap<UUID, DataUnit>();
-        units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored.event()));
-        jdbc.update("""
-                INSERT INTO data_units (%1$s)
-                SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)
-                WHERE NOT EXISTS (SELECT 1 FROM data_units d WHERE d.id = r.id
-                                  AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
-                                                        AND r.received_at + CAST(:window AS interval))
-                ON CONFLICT (id, received_at) DO NOTHING""".formatted(HistoryStore.COLUMNS, RECORD),
+        var first = new LinkedHashMap<UUID, Stored<DataUnit>>();
+        units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored));
+        // The digest each id already has: a copy stored within the retry window (null digest: written before
+        // digests, never a conflict), else the first of this batch.
+        var established = new HashMap<UUID, Long>();
+        var copies = new HashSet<UUID>();
+        jdbc.query("""
+                WITH r AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)),
+                copies AS (SELECT r.id, min(d.uplink_digest) AS uplink_digest
+                           FROM r JOIN data_units d ON d.id = r.id
+                                AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
+                                                      AND r.received_at + CAST(:window AS interval)
+                           GROUP BY r.id),
+                inserted AS (INSERT INTO data_units (%1$s)
+                             SELECT %1$s FROM r WHERE NOT EXISTS (SELECT 1 FROM copies c WHERE c.id = r.id)
+                             ON CONFLICT (id, received_at) DO NOTHING)
+                SELECT id, uplink_digest FROM copies""".formatted(INSERT_COLUMNS, RECORD + ", uplink_digest bigint"),
                 new MapSqlParameterSource("rows", rows(first.values()))
-                        .addValue("window", HistoryStore.RETRY_WINDOW.toString()));
+                        .addValue("window", HistoryStore.RETRY_WINDOW.toString()),
+                row -> {
+                    var id = row.getObject(1, UUID.class);
+                    copies.add(id);
+                    established.put(id, (Long) row.getObject(2));
+                });
+        first.forEach((id, stored) -> {
+            if (!copies.contains(id)) {
+                established.put(id, stored.uplinkDigest());
+            }
+        });
+        var conflicts = new ArrayList<Stored<DataUnit>>();
+        for (var stored : units) {
+            var known = established.get(stored.event().id());
+            if (known != null && stored.uplinkDigest() != null && !known.equals(stored.uplinkDigest())) {
+                conflicts.add(stored);
+            }
+        }
         // One row per device, in key order, so two writers that briefly share devices never deadlock.
         var newest = new TreeMap<String, DataUnit>();
-        for (var unit : first.values()) {
+        for (var stored : first.values()) {
+            if (conflicts.contains(stored)) {
+                continue;
+            }
+            var unit = stored.event();
             newest.merge(unit.channel() + '\u0000' + unit.deviceId(), unit, (a, b) -> NEWEST.compare(a, b) >= 0 ? a : b);
         }
-        jdbc.update("""
-                INSERT INTO devices (%1$s)
-                SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)
-                ON CONFLICT (channel, device_id) DO UPDATE SET device_type = EXCLUDED.device_type, id = EXCLUDED.id,
-                    received_at = EXCLUDED.received_at, uplink_id = EXCLUDED.uplink_id,
-                    measured_at = EXCLUDED.measured_at, decoded_at = EXCLUDED.decoded_at,
-                    schema_version = EXCLUDED.schema_version, measurements = EXCLUDED.measurements,
-                    attributes = EXCLUDED.attributes, measured_ns = EXCLUDED.measured_ns,
-                    received_ns = EXCLUDED.received_ns, decoded_ns = EXCLUDED.decoded_ns
-                WHERE (devices.received_at, devices.measured_at, devices.id)
-                    < (EXCLUDED.received_at, EXCLUDED.measured_at, EXCLUDED.id)""".formatted(DEVICE_COLUMNS, RECORD),
-                new MapSqlParameterSource("rows", rows(newest.values())));
+        if (!newest.isEmpty()) {
+            jdbc.update("""
+                    INSERT INTO devices (%1$s)
+                    SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)
+                    ON CONFLICT (channel, device_id) DO UPDATE SET device_type = EXCLUDED.device_type, id = EXCLUDED.id,
+                        received_at = EXCLUDED.received_at, uplink_id = EXCLUDED.uplink_id,
+                        measured_at = EXCLUDED.measured_at, decoded_at = EXCLUDED.decoded_at,
+                        schema_version = EXCLUDED.schema_version, measurements = EXCLUDED.measurements,
+                        attributes = EXCLUDED.attributes, measured_ns = EXCLUDED.measured_ns,
+                        received_ns = EXCLUDED.received_ns, decoded_ns = EXCLUDED.decoded_ns
+                    WHERE (devices.received_at, devices.measured_at, devices.id)
+                        < (EXCLUDED.received_at, EXCLUDED.measured_at, EXCLUDED.id)""".formatted(DEVICE_COLUMNS, RECORD),
+                    new MapSqlParameterSource("rows", rows(newest.values().stream().map(u -> new Stored<>(u, null)).toList())));
+        }
+        return conflicts;
     }
 
     /** A JSON array of the rows: times in microseconds (what PostgreSQL keeps) with the nanoseconds beyond apart. */
-    private static String rows(Collection<DataUnit> units) {
+    private static String rows(Collection<Stored<DataUnit>> units) {
         var rows = new ArrayList<Map<String, Object>>(units.size());
-        for (var unit : units) {
+        for (var stored : units) {
+            var unit = stored.event();
             var row = new LinkedHashMap<String, Object>();
             row.put("id", unit.id());
             row.put("received_at", micros(unit.receivedAt()));
@@ -93,6 +131,7 @@ final class DataUnitWrites {
             row.put("measured_ns", nanos(unit.measuredAt()));
             row.put("received_ns", nanos(unit.receivedAt()));
             row.put("decoded_ns", nanos(unit.decodedAt()));
+            row.put("uplink_digest", stored.uplinkDigest());
             rows.add(row);
         }
         return json(rows);

@@ -73,10 +73,11 @@ class HistoryConfig {
     HistoryWriter historyWriter(HistoryStore store, AlarmStore alarms, MeterRegistry meters) {
         var hops = new HopTimers(meters);
         return new HistoryWriter(units -> {
-            store.storeDataUnits(units);
+            var conflicts = store.storeDataUnits(units);
             for (var unit : units) {
                 hops.since("ingest-to-postgresql", unit.event().receivedAt().toEpochMilli());
             }
+            return conflicts;
         }, alarms::storeAlarms);
     }
 

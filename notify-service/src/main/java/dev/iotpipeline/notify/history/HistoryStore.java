@@ -19,8 +19,15 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 /** PostgreSQL history of data units, and the latest reading of each device; every write is idempotent. */
 public class HistoryStore {
 
-    /** An event together with the exact JSON it arrived as, which is what gets stored. */
-    public record Stored<T>(T event, String json) {
+    /**
+     * An event together with the exact JSON it arrived as, and for a data unit the {@link
+     * dev.iotpipeline.events.UplinkDigest} of its uplink when the record carried one.
+     */
+    public record Stored<T>(T event, String json, Long uplinkDigest) {
+
+        public Stored(T event, String json) {
+            this(event, json, null);
+        }
     }
 
     /** One page of data units and the cursor of the next page, null on the last. */
@@ -51,10 +58,13 @@ public class HistoryStore {
      * what {@code devices} holds. One statement per table per batch. Once means: a replay (same id and
      * received_at) is skipped by the primary key; a client's retry of an uplink (same id, received again later)
      * is skipped when a copy received within {@link #RETRY_WINDOW} of it is stored, found in those days'
-     * partitions only.
+     * partitions only. A copy whose uplink digest differs from the stored one's (a reused idempotency key on a
+     * different uplink) is a conflict: it is not stored, does not move {@code devices}, and is returned.
+     *
+     * @return the units refused as conflicting retries, the same instances as given, in order
      */
-    public void storeDataUnits(List<Stored<DataUnit>> units) {
-        writes.store(units);
+    public List<Stored<DataUnit>> storeDataUnits(List<Stored<DataUnit>> units) {
+        return writes.store(units);
     }
 
     /** How far apart two copies of one data unit may have been received and still be stored once. */

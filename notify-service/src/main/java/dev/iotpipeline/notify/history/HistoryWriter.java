@@ -4,12 +4,14 @@ import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.UplinkDigest;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Consumer;
+import java.util.function.Function;
 import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
@@ -19,15 +21,19 @@ import org.springframework.kafka.listener.BatchListenerFailedException;
  * Writes data units and alarms to PostgreSQL in batches. Offsets are committed after the listener returns,
  * so only once the batch is durable. A failure names its record with {@link BatchListenerFailedException}:
  * the error handler commits the records before it (all stored), then waits and retries (database away) or
- * dead-letters that one record (it can never be stored), and the rest of the batch comes again.
+ * dead-letters that one record (it can never be stored), and the rest of the batch comes again. A data unit
+ * refused as a conflicting retry (its id stored already for a different uplink) is dead-lettered the same way.
  */
 class HistoryWriter {
 
-    private final Consumer<List<HistoryStore.Stored<DataUnit>>> units;
+    private final Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units;
     private final Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms;
 
-    /** Takes the two writes of {@link HistoryStore}; each is one idempotent batch upsert. */
-    HistoryWriter(Consumer<List<HistoryStore.Stored<DataUnit>>> units,
+    /**
+     * Takes the two writes of {@link HistoryStore}; each is one idempotent batch upsert, and the data-unit write
+     * answers the units it refused as conflicting retries.
+     */
+    HistoryWriter(Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
             Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms) {
         this.units = units;
         this.alarms = alarms;
@@ -60,34 +66,57 @@ class HistoryWriter {
         if (rows.isEmpty()) {
             return;
         }
+        List<HistoryStore.Stored<DataUnit>> conflicts;
         try {
-            write(rows);
+            conflicts = write(rows);
         } catch (RuntimeException e) {
             if (Failures.isTransient(e)) {
                 throw new BatchListenerFailedException("History store unavailable", e, rows.getFirst().index());
             }
             storeOneByOne(rows);
+            return;
+        }
+        refuseFirstConflict(rows, conflicts);
+    }
+
+    /**
+     * Everything else of the batch is stored; the first conflicting row is dead-lettered and the records after it
+     * come again (stored already, so skipped), until none conflicts.
+     */
+    private static void refuseFirstConflict(List<Row> rows, List<HistoryStore.Stored<DataUnit>> conflicts) {
+        for (var row : rows) {
+            if (row.unit() != null && conflicts.stream().anyMatch(c -> c == row.unit())) {
+                var unit = row.unit().event();
+                throw new BatchListenerFailedException("Conflicting retry", new UnprocessableRecordException(
+                        DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT, "data unit " + unit.id() + " of uplink "
+                                + unit.uplinkId() + " is stored already from a different uplink of device '"
+                                + unit.deviceId() + "' in channel '" + unit.channel() + "': its idempotency key was"
+                                + " reused with another payload, port, device type or measuredAt", null), row.index());
+            }
         }
     }
 
     /** The batch was refused for good: find the row that is refused alone; those before it are then stored. */
     private void storeOneByOne(List<Row> rows) {
         for (var row : rows) {
+            List<HistoryStore.Stored<DataUnit>> conflicts;
             try {
-                write(List.of(row));
+                conflicts = write(List.of(row));
             } catch (RuntimeException e) {
                 throw new BatchListenerFailedException("History store refused a row", Failures.isTransient(e) ? e
                         : new UnprocessableRecordException(DeadLetterHeaders.CAUSE_REJECTED_BY_STORE,
                                 "refused by the history store: " + e.getMessage(), e), row.index());
             }
+            refuseFirstConflict(List.of(row), conflicts);
         }
     }
 
-    private void write(List<Row> rows) {
+    private List<HistoryStore.Stored<DataUnit>> write(List<Row> rows) {
         var unitRows = rows.stream().flatMap(r -> Stream.ofNullable(r.unit())).toList();
         var alarmRows = rows.stream().flatMap(r -> Stream.ofNullable(r.alarm())).toList();
-        units.accept(unitRows);
+        var conflicts = unitRows.isEmpty() ? List.<HistoryStore.Stored<DataUnit>>of() : units.apply(unitRows);
         alarms.accept(alarmRows);
+        return conflicts;
     }
 
     private static Row parse(int index, ConsumerRecord<String, byte[]> record) {
@@ -104,7 +133,7 @@ class HistoryWriter {
             require(unit.deviceId(), "deviceId");
             require(unit.measuredAt(), "measuredAt");
             require(unit.receivedAt(), "receivedAt");
-            return new Row(index, new HistoryStore.Stored<>(unit, json), null);
+            return new Row(index, new HistoryStore.Stored<>(unit, json, UplinkDigest.read(record.headers())), null);
         }
         var alarm = PipelineTopic.ALARMS.read(record.value());
         require(alarm.id(), "id");

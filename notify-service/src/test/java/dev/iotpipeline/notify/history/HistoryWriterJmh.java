@@ -38,7 +38,10 @@ public class HistoryWriterJmh {
 
     @Setup
     public void setUp() {
-        writer = new HistoryWriter(rows -> units = rows, rows -> alarms = rows);
+        writer = new HistoryWriter(rows -> {
+            units = rows;
+            return List.of();
+        }, rows -> alarms = rows);
         batch = new ArrayList<>(BATCH);
         var now = Instant.now();
         for (int i = 0; i < BATCH; i++) {

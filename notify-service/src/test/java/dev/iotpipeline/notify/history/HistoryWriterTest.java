@@ -11,6 +11,7 @@ import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Severity;
+import dev.iotpipeline.events.UplinkDigest;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -34,6 +35,7 @@ class HistoryWriterTest {
     private int unitWrites;
     private final HistoryWriter writer = new HistoryWriter(this::storeUnits, this::storeAlarms);
     private long offset;
+    private final Map<java.util.UUID, Long> digests = new java.util.HashMap<>();
 
     @Test
     void shouldStoreAWholeBatchInOneWritePerTable() {
@@ -78,6 +80,25 @@ class HistoryWriterTest {
     }
 
     @Test
+    void shouldDeadLetterAConflictingRetryAfterStoringTheRestOfTheBatchAndSkipARepeat() {
+        var original = new DataUnit(Ids.newId(), 1, Ids.newId(), "ch", "em300th", "dev-1", T0, T0, T0,
+                Map.of("temperature", 21.0), Map.of());
+        var conflicting = new DataUnit(original.id(), 1, original.uplinkId(), "ch", "em300th", "dev-1", T0,
+                T0.plusSeconds(5), T0.plusSeconds(5), Map.of("temperature", 35.0), Map.of());
+        writer.onBatch(List.of(unit(original, 7L)));
+        var batch = List.of(unit("dev-0"), unit(original, 7L), unit(conflicting, 8L), unit("dev-3"));
+
+        var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> writer.onBatch(batch));
+
+        assertThat(failure.getIndex()).isEqualTo(2);
+        assertThat(failure.getCause()).isInstanceOfSatisfying(UnprocessableRecordException.class, e -> {
+            assertThat(e.deadLetterCause()).isEqualTo(DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT);
+            assertThat(e.getMessage()).contains(original.uplinkId().toString(), "dev-1", "idempotency key");
+        });
+        assertThat(storedUnits).as("the repeat is skipped, the rest stored").containsExactly("dev-1", "dev-0", "dev-3");
+    }
+
+    @Test
     void shouldRetryTheWholeBatchWhileTheDatabaseIsAwayWithoutBlamingARecord() {
         databaseAway = true;
 
@@ -89,9 +110,9 @@ class HistoryWriterTest {
         assertThat(unitWrites).as("no row-by-row search while the database is away").isEqualTo(1);
     }
 
-    private void storeUnits(List<HistoryStore.Stored<DataUnit>> units) {
+    private List<HistoryStore.Stored<DataUnit>> storeUnits(List<HistoryStore.Stored<DataUnit>> units) {
         if (units.isEmpty()) {
-            return;
+            return List.of();
         }
         unitWrites++;
         if (databaseAway) {
@@ -100,7 +121,16 @@ class HistoryWriterTest {
         if (units.stream().anyMatch(u -> u.event().deviceId().contains("\u0000"))) {
             throw new DataIntegrityViolationException("invalid byte sequence for encoding \"UTF8\": 0x00");
         }
-        units.forEach(u -> storedUnits.add(u.event().deviceId()));
+        var conflicts = new ArrayList<HistoryStore.Stored<DataUnit>>();
+        for (var u : units) {
+            var known = digests.putIfAbsent(u.event().id(), u.uplinkDigest());
+            if (known == null) {
+                storedUnits.add(u.event().deviceId());
+            } else if (!known.equals(u.uplinkDigest())) {
+                conflicts.add(u);
+            }
+        }
+        return conflicts;
     }
 
     private void storeAlarms(List<HistoryStore.Stored<AlarmEvent>> alarms) {
@@ -110,7 +140,14 @@ class HistoryWriterTest {
     private ConsumerRecord<String, byte[]> unit(String deviceId) {
         var unit = new DataUnit(Ids.newId(), 1, Ids.newId(), "ch", "em300th", deviceId, T0, T0, T0,
                 Map.of("temperature", 21.0), Map.of());
-        return new ConsumerRecord<>(PipelineTopic.DATA_UNITS.topicName(), 0, offset++, deviceId, EventJson.write(unit));
+        return unit(unit, 1L);
+    }
+
+    private ConsumerRecord<String, byte[]> unit(DataUnit unit, long uplinkDigest) {
+        var record = new ConsumerRecord<>(PipelineTopic.DATA_UNITS.topicName(), 0, offset++, unit.deviceId(),
+                EventJson.write(unit));
+        UplinkDigest.add(record.headers(), uplinkDigest);
+        return record;
     }
 
     private ConsumerRecord<String, byte[]> alarm(String deviceId) {
