@@ -20,22 +20,33 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 
 /**
  * Checks the pipeline's one promise for a set of accepted uplinks: each ends as exactly one stored data
  * unit or one dead letter, and each device's data units reach Kafka in the order the device sent them.
+ * A conflicting retry (an id accepted again for a different uplink) must end as a dead letter of its own.
  * It reads what the pipeline really wrote (PostgreSQL, the dead-letter topics, the data-units topic).
  */
 public final class InvariantChecker {
 
-    /** One uplink answered 202: its id, its device, and its place in that device's sending order. */
-    public record Accepted(UUID id, String deviceId, long seq) {
+    /**
+     * One uplink answered 202: its id, its device, its place in that device's sending order, and whether it reused
+     * the id of an uplink accepted before with a different body (a conflicting retry, which must be dead-lettered).
+     */
+    public record Accepted(UUID id, String deviceId, long seq, boolean conflicting) {
 
+        public Accepted(UUID id, String deviceId, long seq) {
+            this(id, deviceId, seq, false);
+        }
+
+        /** {@code uplinkId,deviceId,seq} with an optional fourth field {@code conflict}. */
         static Accepted parse(String line) {
             var fields = line.split(",");
-            return new Accepted(UUID.fromString(fields[0].trim()), fields[1].trim(), Long.parseLong(fields[2].trim()));
+            return new Accepted(UUID.fromString(fields[0].trim()), fields[1].trim(), Long.parseLong(fields[2].trim()),
+                    fields.length > 3 && fields[3].trim().equals("conflict"));
         }
     }
 
@@ -51,13 +62,16 @@ public final class InvariantChecker {
     /**
      * The outcome. {@code deadLetterRedeliveries} counts dead-letter records beyond the first for one
      * uplink: a consumer that crashed after writing a dead letter writes it again (at-least-once), and,
-     * like a data unit written twice under one id, that is one dead letter, not two.
+     * like a data unit written twice under one id, that is one dead letter, not two. {@code conflicts} counts
+     * conflicting retries dead-lettered ({@code idempotency-conflict}, one per distinct copy); {@code lostConflicts}
+     * names ids accepted as conflicting retries more often than they ended as a stored unit or a dead letter.
      */
     public record Report(int accepted, int stored, int deadLettered, List<UUID> missing, List<UUID> doubled,
-            Map<String, Integer> outOfOrderByDevice, int deadLetterRedeliveries, Map<String, Integer> deadLetterCauses) {
+            Map<String, Integer> outOfOrderByDevice, int deadLetterRedeliveries, Map<String, Integer> deadLetterCauses,
+            int conflicts, List<UUID> lostConflicts) {
 
         public boolean ok() {
-            return missing.isEmpty() && doubled.isEmpty() && outOfOrderByDevice.isEmpty();
+            return missing.isEmpty() && doubled.isEmpty() && outOfOrderByDevice.isEmpty() && lostConflicts.isEmpty();
         }
 
         public int outOfOrder() {
@@ -65,14 +79,17 @@ public final class InvariantChecker {
         }
 
         public String summary() {
-            return "accepted=%d stored=%d dead-lettered=%d missing=%d doubled=%d out-of-order=%d (devices %d)%s"
+            return ("accepted=%d stored=%d dead-lettered=%d missing=%d doubled=%d out-of-order=%d (devices %d)"
+                    + " conflicting-retries-dead-lettered=%d conflicting-retries-lost=%d%s")
                     .formatted(accepted, stored, deadLettered, missing.size(), doubled.size(), outOfOrder(),
-                            outOfOrderByDevice.size(), deadLetterCauses.isEmpty() ? "" : " causes=" + deadLetterCauses);
+                            outOfOrderByDevice.size(), conflicts, lostConflicts.size(),
+                            deadLetterCauses.isEmpty() ? "" : " causes=" + deadLetterCauses);
         }
 
         public String details() {
             var text = new StringBuilder(summary());
             missing.stream().limit(20).forEach(id -> text.append("\n  missing ").append(id));
+            lostConflicts.stream().limit(20).forEach(id -> text.append("\n  conflicting retry lost ").append(id));
             doubled.stream().limit(20).forEach(id -> text.append("\n  doubled ").append(id));
             outOfOrderByDevice.forEach((device, n) -> text.append("\n  out of order: ").append(device)
                     .append(" (").append(n).append(" inversions)"));
@@ -87,18 +104,32 @@ public final class InvariantChecker {
     }
 
     public Report check(List<Accepted> accepted) throws SQLException {
+        // The first acceptance of an id gives its device and place; conflicting ones only add a copy to account for.
         var byId = new LinkedHashMap<UUID, Accepted>();
-        accepted.forEach(a -> byId.put(a.id(), a));
+        var conflicting = new HashMap<UUID, Integer>();
+        for (var a : accepted) {
+            if (a.conflicting()) {
+                conflicting.merge(a.id(), 1, Integer::sum);
+            }
+            var known = byId.get(a.id());
+            if (known == null || (known.conflicting() && !a.conflicting())) {
+                byId.put(a.id(), a);
+            }
+        }
         var stored = new HashMap<UUID, Integer>();
         var extraUnits = new HashSet<UUID>();
         outputs.readStore(byId.keySet(), stored, extraUnits);
 
+        // Dead letters by uplink, each copy once by the time it was received (a redelivery repeats that time).
         var deadLetters = new HashMap<UUID, Integer>();
+        var deadCopies = new HashMap<UUID, Set<String>>();
+        var conflictCopies = new HashMap<UUID, Set<String>>();
         var causes = new TreeMap<String, Integer>();
         outputs.readTopic(PipelineTopic.DEAD_LETTER.topicName(), (record, json) -> {
             var id = uuid(json, "id");
             if (id != null && byId.containsKey(id)) {
                 deadLetters.merge(id, 1, Integer::sum);
+                deadCopies.computeIfAbsent(id, k -> new HashSet<>()).add(text(json, "receivedAt"));
                 causes.merge(header(record, DeadLetterHeaders.CAUSE), 1, Integer::sum);
             }
         });
@@ -108,29 +139,52 @@ public final class InvariantChecker {
             var unitId = uuid(json, "id");
             if (DeadLetterHeaders.STAGE_STORE.equals(header(record, DeadLetterHeaders.STAGE)) && uplinkId != null
                     && byId.containsKey(uplinkId) && Ids.derive(uplinkId, MAIN_UNIT).equals(unitId)) {
-                deadLetters.merge(uplinkId, 1, Integer::sum);
-                causes.merge(header(record, DeadLetterHeaders.CAUSE), 1, Integer::sum);
+                var cause = header(record, DeadLetterHeaders.CAUSE);
+                causes.merge(cause, 1, Integer::sum);
+                if (DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT.equals(cause)) {
+                    conflictCopies.computeIfAbsent(uplinkId, k -> new HashSet<>()).add(text(json, "receivedAt"));
+                } else {
+                    deadLetters.merge(uplinkId, 1, Integer::sum);
+                    deadCopies.computeIfAbsent(uplinkId, k -> new HashSet<>()).add(text(json, "receivedAt"));
+                }
             }
         });
 
         var missing = new ArrayList<UUID>();
         var doubled = new ArrayList<UUID>();
+        var lostConflicts = new ArrayList<UUID>();
         int storedCount = 0;
         int deadCount = 0;
         int redeliveries = 0;
+        int conflicts = 0;
         for (var id : byId.keySet()) {
             int s = stored.getOrDefault(id, 0);
             int d = deadLetters.getOrDefault(id, 0);
+            int c = conflictCopies.getOrDefault(id, Set.of()).size();
+            int k = conflicting.getOrDefault(id, 0);
             storedCount += s > 0 ? 1 : 0;
             deadCount += d > 0 ? 1 : 0;
+            conflicts += c;
             redeliveries += Math.max(0, d - 1);
             if (s == 0 && d == 0) {
                 missing.add(id);
-            } else if ((s > 0 && d > 0) || extraUnits.contains(id)) {
+            } else if (k == 0 && ((s > 0 && d > 0) || extraUnits.contains(id))) {
+                doubled.add(id);
+            } else if (k > 0 && extraUnits.contains(id)) {
                 doubled.add(id);
             }
+            // The first acceptance ends as one outcome; each conflicting one needs its own (a conflict dead letter,
+            // or a decode dead letter when its body never decoded).
+            if (k > 0 && (s > 0 ? 1 : 0) + deadCopies.getOrDefault(id, Set.of()).size() + c < 1 + k) {
+                lostConflicts.add(id);
+            }
         }
-        return new Report(byId.size(), storedCount, deadCount, missing, doubled, outOfOrder(byId), redeliveries, causes);
+        return new Report(byId.size(), storedCount, deadCount, missing, doubled, outOfOrder(byId), redeliveries,
+                causes, conflicts, lostConflicts);
+    }
+
+    private static String text(tools.jackson.databind.JsonNode json, String field) {
+        return json == null || !json.hasNonNull(field) ? "?" : json.get(field).asString();
     }
 
     /** Per device, the first appearance of each main data unit in data-units must follow the sending order. */
@@ -173,7 +227,7 @@ public final class InvariantChecker {
             options.put(args[i].replaceFirst("^--", ""), args[i + 1]);
         }
         if (!options.containsKey("accepted")) {
-            System.err.println("usage: verify --accepted FILE (lines: uplinkId,deviceId,seq) [--wait 60s]"
+            System.err.println("usage: verify --accepted FILE (lines: uplinkId,deviceId,seq[,conflict]) [--wait 60s]"
                     + " [--bootstrap host:port] [--kafka-config client.properties] [--jdbc url] [--user postgres]"
                     + " [--password '']");
             System.exit(2);

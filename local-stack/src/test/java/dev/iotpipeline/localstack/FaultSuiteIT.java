@@ -107,6 +107,9 @@ class FaultSuiteIT {
 
             assertThat(failures).as("phases with a violated invariant").isEmpty();
             assertThat(total.ok()).as(total.details()).isTrue();
+            assertThat(load.conflictingRetries()).as("conflicting retries answered 202").isPositive();
+            assertThat(total.conflicts()).as("conflicting retries dead-lettered as idempotency-conflict")
+                    .isGreaterThanOrEqualTo((int) load.conflictingRetries());
             assertThat(alarms.missing()).as("alarms lost").isEmpty();
             assertThat(alarms.extra()).as("alarms raised twice or without cause").isEmpty();
             for (var topic : POISONED) {
@@ -308,7 +311,7 @@ class FaultSuiteIT {
     private Measured measured(Phase phase, InvariantChecker.Report report) {
         var refusals = refusals(phase);
         return new Measured(phase.fault(), report.accepted(),
-                report.missing().size() + report.doubled().size() + report.outOfOrder(),
+                report.missing().size() + report.doubled().size() + report.outOfOrder() + report.lostConflicts().size(),
                 (phase.timing().upAt() - phase.timing().faultAt()) / 1e9, phase.resumeSeconds(),
                 refusals.length == 0 ? null : refusals[refusals.length / 2] / 1e6);
     }
@@ -368,10 +371,10 @@ class FaultSuiteIT {
         var refusals = refusals(phase);
         var median503 = refusals.length == 0 ? "–" : "%.1f ms (%d)".formatted(refusals[refusals.length / 2] / 1e6,
                 refusals.length);
-        return "| %s | %d | %d | %d | %d | %d | %d | %.1f | %.1f | %s |".formatted(phase.fault(), report.accepted(),
-                report.stored(), report.deadLettered(), report.missing().size(), report.doubled().size(),
-                report.outOfOrder(), (phase.timing().upAt() - phase.timing().faultAt()) / 1e9, phase.resumeSeconds(),
-                median503);
+        return "| %s | %d | %d | %d | %d | %d | %d | %d / %d | %.1f | %.1f | %s |".formatted(phase.fault(),
+                report.accepted(), report.stored(), report.deadLettered(), report.missing().size(),
+                report.doubled().size(), report.outOfOrder(), report.conflicts(), report.lostConflicts().size(),
+                (phase.timing().upAt() - phase.timing().faultAt()) / 1e9, phase.resumeSeconds(), median503);
     }
 
     private void writeReport(List<String> rows, InvariantChecker.Report total, Alarms alarms,
@@ -387,9 +390,10 @@ class FaultSuiteIT {
             text.append(acrossRuns(runs));
             text.append("## The last run\n\n");
         }
-        text.append("| fault | accepted | stored | dead-lettered | missing | doubled | out of order | down → up (s)")
-                .append(" | resume after up (s) | 503 median (count) |\n");
-        text.append("|---|---|---|---|---|---|---|---|---|---|\n");
+        text.append("| fault | accepted | stored | dead-lettered | missing | doubled | out of order")
+                .append(" | conflicting retries dead-lettered / lost | down → up (s) | resume after up (s)")
+                .append(" | 503 median (count) |\n");
+        text.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         rows.forEach(r -> text.append(r).append('\n'));
         text.append("\nWhole run: ").append(total.summary()).append(", dead-letter redeliveries ")
                 .append(total.deadLetterRedeliveries()).append(".\n\n");
@@ -402,12 +406,14 @@ class FaultSuiteIT {
                 Columns: *accepted* uplinks answered 202 during the phase; *stored* and *dead-lettered* are read
                 back from PostgreSQL and the dead-letter topics by the invariant checker (`./pipeline verify`);
                 *missing* (neither), *doubled* (both, or two data units for one uplink) and *out of order* (a
-                device's data units reaching Kafka in another order than it sent them) must be 0. *down → up*
+                device's data units reaching Kafka in another order than it sent them) must be 0. Every
+                %dth uplink is followed by a conflicting retry (its client id again, another battery reading): each
+                must end as an `idempotency-conflict` dead letter, so *lost* must be 0. *down → up*
                 is from the kill to the restarted part reporting ready (0 when nothing restarts); *resume after
                 up* is from then until every uplink accepted in the first second after it is stored (so backlog
                 included, and never below about 1 s: the steady row shows the floor). *503 median* is ingest's
                 answer time while the broker was down.
-                """);
+                """.formatted(SteadyLoad.CONFLICT_EVERY));
         var target = Path.of(System.getProperty("faults.report", "target/faults.md"));
         Files.createDirectories(target.toAbsolutePath().getParent());
         Files.writeString(target, text);

@@ -82,7 +82,16 @@ final class PipelineClient {
 
     /** The sum of notify-service's Prometheus samples whose whole line matches {@code line}. */
     double notifyMetric(java.util.regex.Pattern line) {
-        return get(stack.notifyUrl() + "/actuator/prometheus").body().lines()
+        return metric(stack.notifyUrl(), line);
+    }
+
+    /** The sum of ingest-service's Prometheus samples whose whole line matches {@code line}. */
+    double ingestMetric(java.util.regex.Pattern line) {
+        return metric(stack.ingestUrl(), line);
+    }
+
+    private double metric(String serviceUrl, java.util.regex.Pattern line) {
+        return get(serviceUrl + "/actuator/prometheus").body().lines()
                 .filter(l -> line.matcher(l).matches())
                 .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }

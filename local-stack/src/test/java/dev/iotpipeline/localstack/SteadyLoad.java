@@ -16,7 +16,9 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Devices that each send em300th uplinks in a closed loop at a steady rate, the way gateways do, retrying
  * an uplink under the same client id until it gets its 202; every 4th uplink of a device is hot (35 °C),
- * the rest cool (20 °C), so a "temperature > 30" rule raises and clears one alarm per hot uplink.
+ * the rest cool (20 °C), so a "temperature > 30" rule raises and clears one alarm per hot uplink. Every
+ * {@value #CONFLICT_EVERY}th uplink, once accepted, is followed by a conflicting retry: the same client id with
+ * another battery reading (still cool, so no alarm changes), which must end as a dead letter of its own.
  */
 final class SteadyLoad implements AutoCloseable {
 
@@ -30,6 +32,9 @@ final class SteadyLoad implements AutoCloseable {
 
     private static final String HOT = "01755C03675E01046865";
     private static final String COOL = "01755C0367C800046865";
+    /** COOL with battery 91 % instead of 92 %. */
+    private static final String COOL_CONFLICTING = "01755B0367C800046865";
+    static final int CONFLICT_EVERY = 10;
 
     private final String ingestUrl;
     private final String key;
@@ -65,8 +70,12 @@ final class SteadyLoad implements AutoCloseable {
             long cycle = System.nanoTime();
             boolean hot = seq % 4 == 3;
             var id = Ids.newId();
-            while (running.get() && !send(deviceId, id, hot, seq)) {
+            UUID accepted = null;
+            while (running.get() && (accepted = send(deviceId, id, hot ? HOT : COOL, seq, false)) == null) {
                 pause(Duration.ofMillis(100));
+            }
+            if (accepted != null && seq % CONFLICT_EVERY == CONFLICT_EVERY / 2 && !hot) {
+                send(deviceId, id, COOL_CONFLICTING, seq, true);
             }
             seq++;
             long left = interval.toNanos() - (System.nanoTime() - cycle);
@@ -76,8 +85,9 @@ final class SteadyLoad implements AutoCloseable {
         }
     }
 
-    private boolean send(String deviceId, UUID id, boolean hot, long seq) {
-        var body = "{\"deviceId\":\"%s\",\"payloadHex\":\"%s\",\"id\":\"%s\"}".formatted(deviceId, hot ? HOT : COOL, id);
+    /** The pipeline's id for the uplink when it was answered 202 (the client id scoped to the device), else null. */
+    private UUID send(String deviceId, UUID id, String payloadHex, long seq, boolean conflicting) {
+        var body = "{\"deviceId\":\"%s\",\"payloadHex\":\"%s\",\"id\":\"%s\"}".formatted(deviceId, payloadHex, id);
         var request = HttpRequest.newBuilder(URI.create(ingestUrl + "/sensor-data/" + channel + "/encoded/em300th"))
                 .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + key)
@@ -85,18 +95,23 @@ final class SteadyLoad implements AutoCloseable {
                 .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         long started = System.nanoTime();
         int status;
+        UUID accepted = null;
         try {
-            status = http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
+            var response = http.send(request, HttpResponse.BodyHandlers.ofString());
+            status = response.statusCode();
+            if (status == 202) {
+                accepted = UUID.fromString(PipelineClient.json(response.body()).get("id").asString());
+            }
         } catch (Exception e) {
             status = 0;
         }
         long now = System.nanoTime();
         answers.add(new Answer(now, now - started, status));
-        if (status == 202) {
-            sent.add(new Sent(new InvariantChecker.Accepted(id, deviceId, seq), hot, now));
-            return true;
+        if (accepted != null) {
+            sent.add(new Sent(new InvariantChecker.Accepted(accepted, deviceId, seq, conflicting),
+                    payloadHex.equals(HOT), now));
         }
-        return false;
+        return accepted;
     }
 
     private static void pause(Duration duration) {
@@ -105,6 +120,11 @@ final class SteadyLoad implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** How many conflicting retries were answered 202. */
+    long conflictingRetries() {
+        return sent.stream().filter(s -> s.accepted().conflicting()).count();
     }
 
     /** Every 202 so far, in the order they were answered. */

@@ -55,6 +55,7 @@ final class NetworkServerFormats {
         if (!message.isObject()) {
             throw invalid("invalid-field", "uplink_message must be an object");
         }
+        requireDevice(event.path("end_device_ids").path("device_id"), "end_device_ids.device_id");
         if (noPayload(message.path("frm_payload"))) {
             return new NetworkMessage.Acknowledged("uplink_message", NO_PAYLOAD);
         }
@@ -68,8 +69,8 @@ final class NetworkServerFormats {
         if (!type.equals("up")) {
             return new NetworkMessage.Acknowledged(CHIRPSTACK_EVENTS.contains(type) ? type : OTHER, "not an uplink");
         }
+        requireDevice(body.path("deviceInfo").path("devEui"), "deviceInfo.devEui");
         if (noPayload(body.path("data"))) {
-            requireDevice(body.path("deviceInfo").path("devEui"), "deviceInfo.devEui");
             return new NetworkMessage.Acknowledged("up", NO_PAYLOAD);
         }
         return new NetworkMessage.Uplink("up", chirpStackUplink(body));
