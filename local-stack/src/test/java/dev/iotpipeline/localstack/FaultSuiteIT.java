@@ -72,7 +72,7 @@ class FaultSuiteIT {
             var ruleId = ProcessStacks.createHotRule(stack, CHANNEL);
             var phases = new ArrayList<Phase>();
             try (var running = new SteadyLoad(stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES,
-                    RATE).start()) {
+                    RATE).withConflictingRetries().start()) {
                 load = running;
                 phases.add(phase("none (steady load)", () -> new Timing(System.nanoTime(), System.nanoTime())));
                 for (var service : List.of(Service.DECODER, Service.RULES, Service.NOTIFY, Service.INGEST)) {
@@ -222,7 +222,7 @@ class FaultSuiteIT {
      */
     private double resumeSeconds(long upAt) throws Exception {
         Thread.sleep(1000);
-        var probe = load.sentBetween(upAt, upAt + TimeUnit.SECONDS.toNanos(1)).stream()
+        var probe = load.newUplinksBetween(upAt, upAt + TimeUnit.SECONDS.toNanos(1)).stream()
                 .map(s -> Ids.derive(s.accepted().id(), "data-unit")).toList();
         var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (System.nanoTime() < deadline) {

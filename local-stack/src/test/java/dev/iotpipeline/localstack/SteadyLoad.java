@@ -16,9 +16,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
 /**
  * Devices that each send em300th uplinks in a closed loop at a steady rate, the way gateways do, retrying
  * an uplink under the same client id until it gets its 202; every 4th uplink of a device is hot (35 °C),
- * the rest cool (20 °C), so a "temperature > 30" rule raises and clears one alarm per hot uplink. Every
- * {@value #CONFLICT_EVERY}th uplink, once accepted, is followed by a conflicting retry: the same client id with
- * another battery reading (still cool, so no alarm changes), which must end as a dead letter of its own.
+ * the rest cool (20 °C), so a "temperature > 30" rule raises and clears one alarm per hot uplink. With
+ * {@link #withConflictingRetries()}, every {@value #CONFLICT_EVERY}th uplink, once accepted, is followed by a
+ * conflicting retry: the same client id with another battery reading (still cool, so no alarm changes), which must
+ * end as a dead letter of its own.
  */
 final class SteadyLoad implements AutoCloseable {
 
@@ -47,6 +48,7 @@ final class SteadyLoad implements AutoCloseable {
     private final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
     private final List<Thread> threads = new ArrayList<>();
+    private boolean conflictingRetries;
 
     SteadyLoad(String ingestUrl, String key, String channel, int devices, int uplinksPerSecond) {
         this.ingestUrl = ingestUrl;
@@ -54,6 +56,12 @@ final class SteadyLoad implements AutoCloseable {
         this.channel = channel;
         this.devices = devices;
         this.interval = Duration.ofNanos(1_000_000_000L * devices / uplinksPerSecond);
+    }
+
+    /** Follows every {@value #CONFLICT_EVERY}th uplink with a conflicting retry of its client id. */
+    SteadyLoad withConflictingRetries() {
+        conflictingRetries = true;
+        return this;
     }
 
     SteadyLoad start() {
@@ -74,7 +82,7 @@ final class SteadyLoad implements AutoCloseable {
             while (running.get() && (accepted = send(deviceId, id, hot ? HOT : COOL, seq, false)) == null) {
                 pause(Duration.ofMillis(100));
             }
-            if (accepted != null && seq % CONFLICT_EVERY == CONFLICT_EVERY / 2 && !hot) {
+            if (conflictingRetries && accepted != null && seq % CONFLICT_EVERY == CONFLICT_EVERY / 2 && !hot) {
                 send(deviceId, id, COOL_CONFLICTING, seq, true);
             }
             seq++;
@@ -136,15 +144,20 @@ final class SteadyLoad implements AutoCloseable {
         return sent.stream().filter(s -> s.atNanos() >= fromNanos && s.atNanos() < toNanos).toList();
     }
 
+    /** The 202s between two times that were each a new uplink (no conflicting retry), one per id. */
+    List<Sent> newUplinksBetween(long fromNanos, long toNanos) {
+        return sentBetween(fromNanos, toNanos).stream().filter(s -> !s.accepted().conflicting()).toList();
+    }
+
     List<Answer> answersBetween(long fromNanos, long toNanos) {
         return answers.stream().filter(a -> a.atNanos() >= fromNanos && a.atNanos() < toNanos).toList();
     }
 
-    /** The newest 202 answered after {@code afterNanos}, if any. */
+    /** The newest 202 of a new uplink (not a conflicting retry) answered after {@code afterNanos}, if any. */
     java.util.Optional<Sent> latestAfter(long afterNanos) {
         Sent latest = null;
         for (var s : sent) {
-            if (s.atNanos() > afterNanos) {
+            if (s.atNanos() > afterNanos && !s.accepted().conflicting()) {
                 latest = s;
             }
         }

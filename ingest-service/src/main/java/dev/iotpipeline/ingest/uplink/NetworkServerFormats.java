@@ -125,7 +125,9 @@ final class NetworkServerFormats {
                 ? versions.path("brand_id").asString("") + "/" + versions.path("model_id").asString() : null;
         var messageId = correlationId(event);
         var received = instant(message.path("received_at"), event.path("received_at"));
-        if (messageId == null) {
+        if (messageId == null && received != null) {
+            // A field-masked body may leave out the correlation ids; the frame counter and receive time still name
+            // the message. Without a receive time nothing does, and the uplink gets a new id.
             messageId = ids.path("device_id").asString("") + ":" + message.path("f_cnt").asString("0") + ":" + received;
         }
         return new WebhookUplink(text(ids.path("device_id")), fPort(message.path("f_port"), "uplink_message.f_port"),

@@ -72,6 +72,19 @@ class NetworkServerFormatsTest {
     }
 
     @Test
+    void shouldNameAFieldMaskedTheThingsStackUplinkByCounterAndTimeOrNotAtAll() {
+        var timed = EventJson.mapper().readTree("{\"end_device_ids\":{\"device_id\":\"d\"},\"uplink_message\":"
+                + "{\"f_cnt\":7,\"frm_payload\":\"qg==\",\"received_at\":\"2026-01-01T00:00:00Z\"}}");
+        var bare = EventJson.mapper().readTree("{\"end_device_ids\":{\"device_id\":\"d\"},\"uplink_message\":"
+                + "{\"frm_payload\":\"qg==\"}}");
+
+        assertThat(Messages.uplink(NetworkServerFormats.theThingsStack(timed)).messageId())
+                .isEqualTo("d:7:2026-01-01T00:00:00Z");
+        assertThat(Messages.uplink(NetworkServerFormats.theThingsStack(bare)).messageId())
+                .as("nothing names it, so two such uplinks are never taken for one").isNull();
+    }
+
+    @Test
     void shouldAcknowledgeEveryOtherTheThingsStackMessageTypeByName() {
         for (var type : NetworkServerFormats.TTS_TYPES.subList(1, NetworkServerFormats.TTS_TYPES.size())) {
             var event = EventJson.mapper().readTree("{\"end_device_ids\":{\"device_id\":\"d\"},"
