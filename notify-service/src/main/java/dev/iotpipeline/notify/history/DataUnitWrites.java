@@ -13,6 +13,7 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -51,37 +52,42 @@ final class DataUnitWrites {
         }
         var first = new LinkedHashMap<UUID, Stored<DataUnit>>();
         units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored));
-        // The digest each id already has: a copy stored within the retry window (null digest: written before
-        // digests, never a conflict), else the first of this batch.
-        var established = new HashMap<UUID, Long>();
-        var copies = new HashSet<UUID>();
-        jdbc.query("""
-                WITH r AS MATERIALIZED (SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)),
-                copies AS (SELECT r.id, min(d.uplink_digest) AS uplink_digest
-                           FROM r JOIN data_units d ON d.id = r.id
-                                AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
-                                                      AND r.received_at + CAST(:window AS interval)
-                           GROUP BY r.id),
-                inserted AS (INSERT INTO data_units (%1$s)
-                             SELECT %1$s FROM r WHERE NOT EXISTS (SELECT 1 FROM copies c WHERE c.id = r.id)
-                             ON CONFLICT (id, received_at) DO NOTHING)
-                SELECT id, uplink_digest FROM copies""".formatted(INSERT_COLUMNS, RECORD + ", uplink_digest bigint"),
-                new MapSqlParameterSource("rows", rows(first.values()))
-                        .addValue("window", HistoryStore.RETRY_WINDOW.toString()),
-                row -> {
-                    var id = row.getObject(1, UUID.class);
-                    copies.add(id);
-                    established.put(id, (Long) row.getObject(2));
-                });
-        first.forEach((id, stored) -> {
-            if (!copies.contains(id)) {
-                established.put(id, stored.uplinkDigest());
-            }
-        });
+        var rows = rows(first.values());
+        var window = HistoryStore.RETRY_WINDOW.toString();
+        int inserted = jdbc.update("""
+                INSERT INTO data_units (%1$s)
+                SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)
+                WHERE NOT EXISTS (SELECT 1 FROM data_units d WHERE d.id = r.id
+                                  AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
+                                                        AND r.received_at + CAST(:window AS interval))
+                ON CONFLICT (id, received_at) DO NOTHING""".formatted(INSERT_COLUMNS, RECORD + ", uplink_digest bigint"),
+                new MapSqlParameterSource("rows", rows).addValue("window", window));
+        // The digests each id has in the store: those of this batch's firsts, unless a copy was there already, so
+        // only then (a replay, a retry, a conflict) is the store asked which.
+        var known = new HashMap<UUID, Set<Long>>();
+        first.forEach((id, stored) -> known.put(id, stored.uplinkDigest() == null ? Set.of() : Set.of(stored.uplinkDigest())));
+        if (inserted < first.size()) {
+            known.clear();
+            jdbc.query("""
+                    SELECT d.id, d.uplink_digest FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(id uuid,
+                        received_at timestamptz)
+                    JOIN data_units d ON d.id = r.id
+                        AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
+                                              AND r.received_at + CAST(:window AS interval)""",
+                    new MapSqlParameterSource("rows", rows).addValue("window", window), row -> {
+                        var digest = (Long) row.getObject(2);
+                        var digests = known.computeIfAbsent(row.getObject(1, UUID.class), id -> new HashSet<>());
+                        if (digest != null) {
+                            digests.add(digest);
+                        }
+                    });
+        }
+        // A copy conflicts when its id is stored with digests and its own is not among them (a row without a
+        // digest, written before digests, conflicts with nothing).
         var conflicts = new ArrayList<Stored<DataUnit>>();
         for (var stored : units) {
-            var known = established.get(stored.event().id());
-            if (known != null && stored.uplinkDigest() != null && !known.equals(stored.uplinkDigest())) {
+            var digests = known.getOrDefault(stored.event().id(), Set.of());
+            if (stored.uplinkDigest() != null && !digests.isEmpty() && !digests.contains(stored.uplinkDigest())) {
                 conflicts.add(stored);
             }
         }
