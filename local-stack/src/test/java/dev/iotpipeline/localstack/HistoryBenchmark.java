@@ -454,7 +454,9 @@ public final class HistoryBenchmark {
                 var batch = new ArrayList<HistoryStore.Stored<DataUnit>>(500);
                 for (int i = 0; i < 500; i++) {
                     var unit = newUnit(random);
-                    batch.add(new HistoryStore.Stored<>(unit, new String(EventJson.write(unit), StandardCharsets.UTF_8)));
+                    // With its uplink's digest, as every data unit of the decoder carries one.
+                    batch.add(new HistoryStore.Stored<>(unit, new String(EventJson.write(unit), StandardCharsets.UTF_8),
+                            random.nextLong()));
                 }
                 long t0 = System.nanoTime();
                 try {
