@@ -251,8 +251,8 @@ public final class InvariantChecker {
         var checker = new InvariantChecker(sources);
         var deadline = Instant.now().plus(wait);
         var report = checker.check(accepted);
-        // Uplinks still in flight are not missing yet: look again until the deadline.
-        while (!report.missing().isEmpty() && Instant.now().isBefore(deadline)) {
+        // Uplinks still in flight are not missing yet, nor conflicting retries lost: look again until the deadline.
+        while (!(report.missing().isEmpty() && report.lostConflicts().isEmpty()) && Instant.now().isBefore(deadline)) {
             Thread.sleep(1000);
             report = checker.check(accepted);
         }

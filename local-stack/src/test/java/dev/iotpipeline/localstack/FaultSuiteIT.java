@@ -251,10 +251,16 @@ class FaultSuiteIT {
         }
     }
 
-    /** Waits until nothing accepted is missing any more (in flight is not lost), then returns the full check. */
+    /**
+     * Waits until nothing accepted is missing any more and every conflicting retry has its dead letter (in flight
+     * is not lost), then returns the full check.
+     */
     private static InvariantChecker.Report drain(InvariantChecker checker, List<InvariantChecker.Accepted> all)
             throws Exception {
-        awaitOrReport(Duration.ofSeconds(180), () -> checker.check(all).missing().isEmpty());
+        awaitOrReport(Duration.ofSeconds(180), () -> {
+            var report = checker.check(all);
+            return report.missing().isEmpty() && report.lostConflicts().isEmpty();
+        });
         return checker.check(all);
     }
 

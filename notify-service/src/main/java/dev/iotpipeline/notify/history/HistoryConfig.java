@@ -70,7 +70,8 @@ class HistoryConfig {
 
     /** Each stored batch records ingest-to-postgresql: the uplink's arrival at ingest to its row committed. */
     @Bean
-    HistoryWriter historyWriter(HistoryStore store, AlarmStore alarms, MeterRegistry meters) {
+    HistoryWriter historyWriter(HistoryStore store, AlarmStore alarms, MeterRegistry meters,
+            DeadLetterRecoverer storeDeadLetters) {
         var hops = new HopTimers(meters);
         return new HistoryWriter(units -> {
             var conflicts = store.storeDataUnits(units);
@@ -78,7 +79,7 @@ class HistoryConfig {
                 hops.since("ingest-to-postgresql", unit.event().receivedAt().toEpochMilli());
             }
             return conflicts;
-        }, alarms::storeAlarms);
+        }, alarms::storeAlarms, storeDeadLetters::accept);
     }
 
     /**
@@ -86,12 +87,17 @@ class HistoryConfig {
      * refused by the table) goes to events.dead-letter with its cause, so it never holds its partition.
      */
     @Bean
-    DefaultErrorHandler kafkaErrorHandler(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
-            NotifyProperties properties, MeterRegistry meters) {
-        var recoverer = new DeadLetterRecoverer(kafka, PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_STORE,
-                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC(), meters);
+    DefaultErrorHandler kafkaErrorHandler(DeadLetterRecoverer storeDeadLetters, NotifyProperties properties) {
         return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax())
-                .errorHandler(recoverer);
+                .errorHandler(storeDeadLetters);
+    }
+
+    /** Writes the store writer's dead letters: for the error handler, and for conflicting retries found in a batch. */
+    @Bean
+    DeadLetterRecoverer storeDeadLetters(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
+            MeterRegistry meters) {
+        return new DeadLetterRecoverer(kafka, PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_STORE,
+                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC(), meters);
     }
 
     @Bean

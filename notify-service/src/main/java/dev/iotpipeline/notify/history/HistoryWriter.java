@@ -10,6 +10,7 @@ import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiConsumer;
 import java.util.function.Consumer;
 import java.util.function.Function;
 import java.util.stream.Stream;
@@ -21,26 +22,32 @@ import org.springframework.kafka.listener.BatchListenerFailedException;
  * Writes data units and alarms to PostgreSQL in batches. Offsets are committed after the listener returns,
  * so only once the batch is durable. A failure names its record with {@link BatchListenerFailedException}:
  * the error handler commits the records before it (all stored), then waits and retries (database away) or
- * dead-letters that one record (it can never be stored), and the rest of the batch comes again. A data unit
- * refused as a conflicting retry (its id stored already for a different uplink) is dead-lettered the same way.
+ * dead-letters that one record (it can never be stored), and the rest of the batch comes again. Data units
+ * refused as conflicting retries (their id stored already for a different uplink) are dead-lettered by the same
+ * recoverer before the batch returns, all of a batch at once, so a conflict costs no redelivery.
  */
 class HistoryWriter {
 
     private final Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units;
     private final Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms;
+    private final BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters;
 
     /**
      * Takes the two writes of {@link HistoryStore}; each is one idempotent batch upsert, and the data-unit write
-     * answers the units it refused as conflicting retries.
+     * answers the units it refused as conflicting retries, which go to {@code deadLetters} (the error handler's
+     * recoverer, which returns once the dead letter is acknowledged).
      */
     HistoryWriter(Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
-            Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms) {
+            Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms,
+            BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters) {
         this.units = units;
         this.alarms = alarms;
+        this.deadLetters = deadLetters;
     }
 
     /** One record of the batch, parsed, at its index in the batch. */
-    private record Row(int index, HistoryStore.Stored<DataUnit> unit, HistoryStore.Stored<AlarmEvent> alarm) {
+    private record Row(int index, ConsumerRecord<String, byte[]> record, HistoryStore.Stored<DataUnit> unit,
+            HistoryStore.Stored<AlarmEvent> alarm) {
     }
 
     @KafkaListener(id = "notify-store", batch = "true", topics = {
@@ -76,22 +83,31 @@ class HistoryWriter {
             storeOneByOne(rows);
             return;
         }
-        refuseFirstConflict(rows, conflicts);
+        deadLetterConflicts(rows, conflicts);
     }
 
     /**
-     * Everything else of the batch is stored; the first conflicting row is dead-lettered and the records after it
-     * come again (stored already, so skipped), until none conflicts.
+     * Everything else of the batch is stored; each conflicting row becomes its dead letter now. A dead letter that
+     * Kafka does not take fails the batch from that row: the rows before it are done, the rest comes again (stored
+     * already, so skipped; conflicts found again).
      */
-    private static void refuseFirstConflict(List<Row> rows, List<HistoryStore.Stored<DataUnit>> conflicts) {
+    private void deadLetterConflicts(List<Row> rows, List<HistoryStore.Stored<DataUnit>> conflicts) {
+        if (conflicts.isEmpty()) {
+            return;
+        }
         for (var row : rows) {
-            if (row.unit() != null && conflicts.stream().anyMatch(c -> c == row.unit())) {
-                var unit = row.unit().event();
-                throw new BatchListenerFailedException("Conflicting retry", new UnprocessableRecordException(
-                        DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT, "data unit " + unit.id() + " of uplink "
-                                + unit.uplinkId() + " is stored already from a different uplink of device '"
-                                + unit.deviceId() + "' in channel '" + unit.channel() + "': its idempotency key was"
-                                + " reused with another payload, port, device type or measuredAt", null), row.index());
+            if (row.unit() == null || conflicts.stream().noneMatch(c -> c == row.unit())) {
+                continue;
+            }
+            var unit = row.unit().event();
+            var conflict = new UnprocessableRecordException(DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT, "data unit "
+                    + unit.id() + " of uplink " + unit.uplinkId() + " is stored already from a different uplink of"
+                    + " device '" + unit.deviceId() + "' in channel '" + unit.channel() + "': its idempotency key was"
+                    + " reused with another payload, port, device type or measuredAt", null);
+            try {
+                deadLetters.accept(row.record(), conflict);
+            } catch (RuntimeException e) {
+                throw new BatchListenerFailedException("Dead letter of a conflicting retry not written", e, row.index());
             }
         }
     }
@@ -107,7 +123,7 @@ class HistoryWriter {
                         : new UnprocessableRecordException(DeadLetterHeaders.CAUSE_REJECTED_BY_STORE,
                                 "refused by the history store: " + e.getMessage(), e), row.index());
             }
-            refuseFirstConflict(List.of(row), conflicts);
+            deadLetterConflicts(List.of(row), conflicts);
         }
     }
 
@@ -133,7 +149,8 @@ class HistoryWriter {
             require(unit.deviceId(), "deviceId");
             require(unit.measuredAt(), "measuredAt");
             require(unit.receivedAt(), "receivedAt");
-            return new Row(index, new HistoryStore.Stored<>(unit, json, UplinkDigest.read(record.headers())), null);
+            return new Row(index, record, new HistoryStore.Stored<>(unit, json, UplinkDigest.read(record.headers())),
+                    null);
         }
         var alarm = PipelineTopic.ALARMS.read(record.value());
         require(alarm.id(), "id");
@@ -144,7 +161,7 @@ class HistoryWriter {
         require(alarm.channel(), "channel");
         require(alarm.deviceId(), "deviceId");
         require(alarm.raisedAt(), "raisedAt");
-        return new Row(index, null, new HistoryStore.Stored<>(alarm, json));
+        return new Row(index, record, null, new HistoryStore.Stored<>(alarm, json));
     }
 
     /** The columns behind these fields are NOT NULL; a record without one is malformed, not refused. */

@@ -41,7 +41,8 @@ public class HistoryWriterJmh {
         writer = new HistoryWriter(rows -> {
             units = rows;
             return List.of();
-        }, rows -> alarms = rows);
+        }, rows -> alarms = rows, (record, cause) -> {
+        });
         batch = new ArrayList<>(BATCH);
         var now = Instant.now();
         for (int i = 0; i < BATCH; i++) {

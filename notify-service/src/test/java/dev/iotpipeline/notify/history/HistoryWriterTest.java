@@ -33,7 +33,10 @@ class HistoryWriterTest {
     private final List<String> storedAlarms = new ArrayList<>();
     private boolean databaseAway;
     private int unitWrites;
-    private final HistoryWriter writer = new HistoryWriter(this::storeUnits, this::storeAlarms);
+    private final List<String> deadLetters = new ArrayList<>();
+    private final HistoryWriter writer = new HistoryWriter(this::storeUnits, this::storeAlarms,
+            (record, cause) -> deadLetters.add(record.offset() + " " + ((UnprocessableRecordException) cause).deadLetterCause()
+                    + " " + cause.getMessage()));
     private long offset;
     private final Map<java.util.UUID, Long> digests = new java.util.HashMap<>();
 
@@ -80,22 +83,38 @@ class HistoryWriterTest {
     }
 
     @Test
-    void shouldDeadLetterAConflictingRetryAfterStoringTheRestOfTheBatchAndSkipARepeat() {
+    void shouldDeadLetterEveryConflictingRetryOfABatchStoreTheRestAndSkipARepeat() {
         var original = new DataUnit(Ids.newId(), 1, Ids.newId(), "ch", "em300th", "dev-1", T0, T0, T0,
                 Map.of("temperature", 21.0), Map.of());
         var conflicting = new DataUnit(original.id(), 1, original.uplinkId(), "ch", "em300th", "dev-1", T0,
                 T0.plusSeconds(5), T0.plusSeconds(5), Map.of("temperature", 35.0), Map.of());
         writer.onBatch(List.of(unit(original, 7L)));
-        var batch = List.of(unit("dev-0"), unit(original, 7L), unit(conflicting, 8L), unit("dev-3"));
+        var conflict = unit(conflicting, 8L);
+        var another = unit(conflicting, 9L);
 
-        var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> writer.onBatch(batch));
+        writer.onBatch(List.of(unit("dev-0"), unit(original, 7L), conflict, unit("dev-3"), another));
 
-        assertThat(failure.getIndex()).isEqualTo(2);
-        assertThat(failure.getCause()).isInstanceOfSatisfying(UnprocessableRecordException.class, e -> {
-            assertThat(e.deadLetterCause()).isEqualTo(DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT);
-            assertThat(e.getMessage()).contains(original.uplinkId().toString(), "dev-1", "idempotency key");
-        });
         assertThat(storedUnits).as("the repeat is skipped, the rest stored").containsExactly("dev-1", "dev-0", "dev-3");
+        assertThat(deadLetters).hasSize(2);
+        assertThat(deadLetters.getFirst()).startsWith(conflict.offset() + " " + DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT)
+                .contains(original.uplinkId().toString(), "dev-1", "idempotency key");
+        assertThat(deadLetters.get(1)).startsWith(another.offset() + " ");
+    }
+
+    @Test
+    void shouldFailTheBatchFromAConflictWhoseDeadLetterKafkaDoesNotTake() {
+        var original = new DataUnit(Ids.newId(), 1, Ids.newId(), "ch", "em300th", "dev-1", T0, T0, T0,
+                Map.of("temperature", 21.0), Map.of());
+        var failing = new HistoryWriter(this::storeUnits, this::storeAlarms, (record, cause) -> {
+            throw new org.apache.kafka.common.errors.TimeoutException("dead letter not acknowledged");
+        });
+        failing.onBatch(List.of(unit(original, 7L)));
+
+        var failure = catchThrowableOfType(BatchListenerFailedException.class,
+                () -> failing.onBatch(List.of(unit("dev-0"), unit(original, 8L))));
+
+        assertThat(failure.getIndex()).isEqualTo(1);
+        assertThat(failure.getCause()).isInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
     }
 
     @Test
