@@ -7,6 +7,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Instant;
 import java.util.UUID;
 
 /** Event ids: UUIDv7 for new events, and deterministic v7-shaped ids for events derived from others. */
@@ -15,6 +16,9 @@ public final class Ids {
     private static final TimeBasedEpochGenerator V7 = Generators.timeBasedEpochGenerator();
     private static final NameBasedGenerator CLIENT_IDS = Generators.nameBasedGenerator(
             UUID.fromString("6f1c2a3e-9a0e-4a8e-b1b4-1f3e5c7d9a21"));
+
+    /** The first instant whose milliseconds do not fit the 48 time bits of a version 7 id. */
+    private static final Instant LAST_TIMED = Instant.ofEpochMilli(1L << 48);
 
     private Ids() {
     }
@@ -52,9 +56,10 @@ public final class Ids {
      * server's receive time): the same key sent again carries the same time, so the id stays deterministic and
      * sorts by that time. Null when the sender gave none.
      */
-    public static UUID fromClientKey(String channel, String deviceId, String key, java.time.Instant sentAt) {
+    public static UUID fromClientKey(String channel, String deviceId, String key, Instant sentAt) {
         var scoped = channel + '\u0000' + deviceId + '\u0000' + key;
-        if (sentAt != null) {
+        // A time an id cannot hold (before 1970, after the year 10889: 48 bits of milliseconds) orders nothing.
+        if (sentAt != null && !sentAt.isBefore(Instant.EPOCH) && sentAt.isBefore(LAST_TIMED)) {
             return timed(sentAt.toEpochMilli(), scoped);
         }
         var uuid = uuidOrNull(key);
@@ -85,8 +90,8 @@ public final class Ids {
     }
 
     /** The millisecond an id of version 7 (new or derived) was made at. */
-    public static java.time.Instant timeOf(UUID id) {
-        return java.time.Instant.ofEpochMilli(id.getMostSignificantBits() >>> 16);
+    public static Instant timeOf(UUID id) {
+        return Instant.ofEpochMilli(id.getMostSignificantBits() >>> 16);
     }
 
     /** Whether {@code a} sorts after {@code b} as UUIDv7 bytes do, which for ids of events is time order. */

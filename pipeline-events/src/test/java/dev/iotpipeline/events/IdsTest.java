@@ -77,4 +77,14 @@ class IdsTest {
         assertThat(id).isNotEqualTo(Ids.fromClientKey("farm", "0202020202020202",
                 "3ac7e3c4-4401-4b8d-9386-a5c902f9202d", sentAt));
     }
+
+    @Test
+    void shouldIgnoreASendersTimeAnIdCannotHold() {
+        // Was: ArithmeticException "long overflow" from a webhook whose received_at was far in the future.
+        for (var sentAt : new Instant[] {Instant.MAX, Instant.parse("+10889-08-02T05:31:50.656Z"), Instant.MIN,
+                Instant.parse("1969-12-31T23:59:59Z")}) {
+            assertThat(Ids.fromClientKey("farm", "dev-1", "k", sentAt)).as(sentAt.toString())
+                    .isEqualTo(Ids.fromClientKey("farm", "dev-1", "k"));
+        }
+    }
 }
