@@ -93,8 +93,10 @@ final class DataUnitWrites {
         }
         // One row per device, in key order, so two writers that briefly share devices never deadlock.
         var newest = new TreeMap<String, DataUnit>();
+        var refused = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<Stored<DataUnit>, Boolean>());
+        refused.addAll(conflicts);
         for (var stored : first.values()) {
-            if (conflicts.contains(stored)) {
+            if (refused.contains(stored)) {
                 continue;
             }
             var unit = stored.event();
