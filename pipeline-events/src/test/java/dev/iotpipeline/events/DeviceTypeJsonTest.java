@@ -25,6 +25,7 @@ class DeviceTypeJsonTest {
         assertThat(type.updatedAt()).isEqualTo(Instant.parse("2026-11-22T10:15:30Z"));
         assertThat(type.examples()).isEmpty();
         assertThat(type.form()).isNull();
+        assertThat(type.primaryOutput()).isNull();
     }
 
     @Test
@@ -37,13 +38,14 @@ class DeviceTypeJsonTest {
                                 new CodecExample.Output(data, null, null)),
                         new CodecExample(null, new CodecExample.Input(null, null),
                                 new CodecExample.Output(null, null, List.of("too short")), null)),
-                "decodeUplink+normalizeUplink");
+                "decodeUplink+normalizeUplink", DeviceType.DECODED);
 
         var json = new String(EventJson.write(type), StandardCharsets.UTF_8);
         var back = EventJson.read(json.getBytes(StandardCharsets.UTF_8), DeviceType.class);
 
         assertThat(back).isEqualTo(type);
-        assertThat(json).contains("\"form\":\"decodeUplink+normalizeUplink\"", "\"bytes\":[1,103,0,215]",
+        assertThat(json).contains("\"form\":\"decodeUplink+normalizeUplink\"", "\"primaryOutput\":\"decoded\"",
+                "\"bytes\":[1,103,0,215]",
                 "\"errors\":[\"too short\"]");
     }
 
@@ -53,5 +55,6 @@ class DeviceTypeJsonTest {
 
         assertThat(type.examples()).isEmpty();
         assertThat(type.form()).isNull();
+        assertThat(type.primaryOutput()).isNull();
     }
 }

@@ -69,7 +69,8 @@ public final class Codecs {
     }
 
     /**
-     * The codec of a device type, compiled now if it is JavaScript. Throws {@link InvalidScriptException}
+     * The codec of a device type, compiled now if it is JavaScript and storing the output the type names as its
+     * primary one ({@link PrimaryOutput#recorded}). Throws {@link InvalidScriptException}
      * for a script the sandbox or the engine refuses, whatever the engine threw, and
      * {@link IllegalArgumentException} for an unknown codec name.
      */
@@ -78,8 +79,9 @@ public final class Codecs {
             if (type.script() == null || type.script().isBlank()) {
                 throw new InvalidScriptException("codec javascript needs a script", 1, 1);
             }
-            return JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit, scriptAllocationLimit,
+            var codec = JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit, scriptAllocationLimit,
                     scriptSizeLimit, scriptCompileTimeLimit);
+            return codec.storing(PrimaryOutput.recorded(type.primaryOutput(), codec.normalizes()));
         }
         return find(type.codec()).orElseThrow(() -> new IllegalArgumentException("unknown codec '" + type.codec()
                 + "'; built-in codecs are " + byName.keySet().stream().sorted().toList() + " or javascript"));

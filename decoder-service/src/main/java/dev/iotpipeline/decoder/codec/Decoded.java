@@ -10,6 +10,9 @@ import java.util.Map;
  */
 public record Decoded(Map<String, Double> measurements, Map<String, Object> attributes, List<HistoryPoint> history) {
 
+    /** The attribute under which a codec's warnings ride along. */
+    public static final String WARNINGS = "codecWarnings";
+
     /** A reading the device stored and sent later. */
     public record HistoryPoint(Instant measuredAt, Map<String, Double> measurements) {
     }

@@ -1,6 +1,10 @@
 package dev.iotpipeline.decoder.codec;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * A JavaScript payload formatter in any of the forms vendors publish ({@link Form}), run in {@link ScriptSandbox}.
@@ -22,7 +26,7 @@ public final class JavaScriptCodec implements UplinkCodec {
     /**
      * The script forms, by the function the script defines (the first found, in this order): The Things Stack's
      * {@code decodeUplink(input)} (TS013: {@code input.bytes}, {@code fPort}, {@code recvTime}; returns
-     * {@code {data, warnings, errors}}, and an optional {@code normalizeUplink({data})} whose output is preferred),
+     * {@code {data, warnings, errors}}, and an optional {@code normalizeUplink({data})} whose output is kept too),
      * ChirpStack v3's {@code Decode(fPort, bytes, variables)} and TTN v2's {@code Decoder(bytes, port)}, both
      * returning the decoded object itself.
      */
@@ -42,10 +46,12 @@ public final class JavaScriptCodec implements UplinkCodec {
 
     private final String name;
     private final ScriptRunner runner;
+    private final PrimaryOutput primary;
 
-    private JavaScriptCodec(String name, ScriptRunner runner) {
+    private JavaScriptCodec(String name, ScriptRunner runner, PrimaryOutput primary) {
         this.name = name;
         this.runner = runner;
+        this.primary = primary;
     }
 
     public static JavaScriptCodec compile(String name, String source, Duration timeLimit) {
@@ -78,7 +84,17 @@ public final class JavaScriptCodec implements UplinkCodec {
         var compiled = ScriptCompiler.compile(name, original, sizeLimitBytes, interpretedOnly);
         var runner = new ScriptRunner(name, compiled, timeLimit, compileTimeLimit, allocationLimitBytes);
         runner.runTopLevel();
-        return new JavaScriptCodec(name, runner);
+        return new JavaScriptCodec(name, runner, PrimaryOutput.DECODED);
+    }
+
+    /** The same compiled script, storing {@code primary} under its own names; costs no compilation. */
+    public JavaScriptCodec storing(PrimaryOutput primary) {
+        return primary == this.primary ? this : new JavaScriptCodec(name, runner, primary);
+    }
+
+    /** Which output a data unit carries under its own names when the script defines {@code normalizeUplink}. */
+    public PrimaryOutput primary() {
+        return primary;
     }
 
     @Override
@@ -91,7 +107,7 @@ public final class JavaScriptCodec implements UplinkCodec {
         return runner.form();
     }
 
-    /** Whether the script defines {@code normalizeUplink}, whose output the pipeline stores. */
+    /** Whether the script defines {@code normalizeUplink}, whose output the pipeline stores beside the decoded one. */
     public boolean normalizes() {
         return runner.normalizes();
     }
@@ -107,7 +123,7 @@ public final class JavaScriptCodec implements UplinkCodec {
      */
     @Override
     public Decoded decode(byte[] payload, Integer fPort) {
-        return runner.run(payload, fPort, false).result();
+        return runner.run(payload, fPort).stored(primary);
     }
 
     /**
@@ -116,18 +132,57 @@ public final class JavaScriptCodec implements UplinkCodec {
      * does; a {@link CodecErrorsException} when the script returned errors.
      */
     public Trial trial(byte[] payload, Integer fPort) {
-        return runner.run(payload, fPort, true);
+        return runner.run(payload, fPort);
     }
 
     /**
-     * The outputs of one decode: {@code normalized} is null when the script has no {@code normalizeUplink}, and for
-     * any other codec, whose decode is the output itself.
+     * The outputs of one decode, each with its own function's warnings: {@code normalized} is null when the script
+     * has no {@code normalizeUplink}, and for any other codec, whose decode is the output itself.
      */
     public record Trial(Decoded output, Decoded normalized) {
 
-        /** What the pipeline stores: the normalized output when there is one. */
-        public Decoded result() {
-            return normalized != null ? normalized : output;
+        /**
+         * What a data unit carries: the {@code primary} output under its own names, the other under
+         * {@link PrimaryOutput#otherPrefix()}, and the warnings of both functions. A name of the other output that
+         * the primary one already holds is left out with a warning that quotes its value, never silently.
+         */
+        public Decoded stored(PrimaryOutput primary) {
+            if (normalized == null) {
+                return output;
+            }
+            var first = primary == PrimaryOutput.DECODED ? output : normalized;
+            var second = primary == PrimaryOutput.DECODED ? normalized : output;
+            var measurements = new LinkedHashMap<>(first.measurements());
+            var attributes = new LinkedHashMap<>(first.attributes());
+            attributes.remove(Decoded.WARNINGS);
+            var warnings = new ArrayList<>(warnings(output));
+            warnings.addAll(warnings(normalized));
+            var prefix = primary.otherPrefix();
+            second.measurements().forEach((field, value) ->
+                    add(prefix + field, value, measurements, measurements, attributes, warnings));
+            second.attributes().forEach((field, value) -> {
+                if (!Decoded.WARNINGS.equals(field)) {
+                    add(prefix + field, value, attributes, measurements, attributes, warnings);
+                }
+            });
+            if (!warnings.isEmpty()) {
+                attributes.put(Decoded.WARNINGS, List.copyOf(warnings));
+            }
+            return new Decoded(measurements, attributes, first.history());
+        }
+
+        private static <V> void add(String name, V value, Map<String, V> into, Map<String, Double> measurements,
+                Map<String, Object> attributes, List<String> warnings) {
+            if (measurements.containsKey(name) || attributes.containsKey(name)) {
+                warnings.add(name + " (" + value + ") is left out: the primary output has a field of that name");
+            } else {
+                into.put(name, value);
+            }
+        }
+
+        private static List<String> warnings(Decoded decoded) {
+            return decoded.attributes().get(Decoded.WARNINGS) instanceof List<?> list
+                    ? list.stream().map(String::valueOf).toList() : List.of();
         }
     }
 }

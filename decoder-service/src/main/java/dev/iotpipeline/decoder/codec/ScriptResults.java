@@ -78,7 +78,7 @@ final class ScriptResults {
         }
         if (!warnings.isEmpty()) {
             values.add(warnings.size());
-            attributes.put("codecWarnings", warnings);
+            attributes.put(Decoded.WARNINGS, warnings);
         }
         return new Decoded(measurements, attributes);
     }

@@ -3,7 +3,6 @@ package dev.iotpipeline.decoder.codec;
 import dev.iotpipeline.decoder.codec.JavaScriptCodec.Form;
 import dev.iotpipeline.decoder.codec.JavaScriptCodec.Trial;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import org.mozilla.javascript.Context;
 import org.mozilla.javascript.Function;
@@ -104,7 +103,7 @@ final class ScriptRunner {
         }
     }
 
-    Trial run(byte[] payload, Integer fPort, boolean keepOutput) {
+    Trial run(byte[] payload, Integer fPort) {
         var state = scopes.get();
         boolean keep = false;
         var cx = enter();
@@ -137,8 +136,7 @@ final class ScriptRunner {
                         ScriptableObject.putProperty(input, "fPort", port);
                         ScriptableObject.putProperty(input, "recvTime", cx.newObject(scope, "Date",
                                 new Object[] {(double) System.currentTimeMillis()}));
-                        yield normalized(cx, scope, decodeFunction.call(cx, scope, scope, new Object[] {input}),
-                                keepOutput);
+                        yield normalized(cx, scope, decodeFunction.call(cx, scope, scope, new Object[] {input}));
                     }
                     case CHIRPSTACK_V3 -> new Trial(results.fields(decodeFunction.call(cx, scope, scope,
                             new Object[] {port, byteArray, cx.newObject(scope)}), List.of()), null);
@@ -220,23 +218,22 @@ final class ScriptRunner {
     }
 
     /**
-     * The result of {@code decodeUplink}, or of {@code normalizeUplink} given its data when the script defines
-     * one: normalized output uses the canonical names, so it is preferred. Warnings of both are kept.
+     * The result of {@code decodeUplink}, and of {@code normalizeUplink} given its data when the script defines
+     * one, each with its own warnings.
      */
-    private Trial normalized(Context cx, Scriptable scope, Object returned, boolean keepOutput) {
+    private Trial normalized(Context cx, Scriptable scope, Object returned) {
         var decoded = results.checked(returned);
-        var warnings = results.warnings(decoded);
         var data = ScriptableObject.getProperty(decoded, "data");
+        // Flattened before normalizeUplink runs, which may change the object it is given.
+        var output = results.fields(data, results.warnings(decoded));
         // Looked up only when the top level defined it: a missing name walks the scope chain on every call.
         if (normalizes && ScriptableObject.getProperty(scope, NORMALIZE) instanceof Function normalize) {
-            var output = keepOutput ? results.fields(data, warnings) : null;
             var input = cx.newObject(scope);
             ScriptableObject.putProperty(input, "data", data);
             var normalizedResult = results.checked(normalize.call(cx, scope, scope, new Object[] {input}));
-            var all = new ArrayList<>(warnings);
-            all.addAll(results.warnings(normalizedResult));
-            return new Trial(output, results.fields(ScriptableObject.getProperty(normalizedResult, "data"), all));
+            return new Trial(output, results.fields(ScriptableObject.getProperty(normalizedResult, "data"),
+                    results.warnings(normalizedResult)));
         }
-        return new Trial(results.fields(data, warnings), null);
+        return new Trial(output, null);
     }
 }

@@ -24,7 +24,7 @@ final class BuiltInDeviceTypes {
             var name = builtIn.codec().name();
             if (registry.find(name).isEmpty()) {
                 var type = new DeviceType(name, DeviceType.SCHEMA_VERSION, name, null, builtIn.mapping(),
-                        builtIn.description(), Instant.now(clock), List.of(), CodecForm.BUILT_IN);
+                        builtIn.description(), Instant.now(clock), List.of(), CodecForm.BUILT_IN, DeviceType.DECODED);
                 registry.save(kafka::send, name, type, timeout);
                 added++;
             }

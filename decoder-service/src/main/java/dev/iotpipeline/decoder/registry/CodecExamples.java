@@ -218,6 +218,11 @@ final class CodecExamples {
             } else {
                 compare(index, example.description(), "normalizedOutput.data.", expected, FlatValues.of(normalized),
                         found);
+                if (expectedNormalized.warnings() != null
+                        && !expectedNormalized.warnings().equals(FlatValues.warnings(normalized))) {
+                    found.add(new Mismatch(index, example.description(), "normalizedOutput.warnings",
+                            expectedNormalized.warnings(), FlatValues.warnings(normalized)));
+                }
             }
         }
     }

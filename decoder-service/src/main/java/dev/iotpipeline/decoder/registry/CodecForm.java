@@ -1,9 +1,10 @@
 package dev.iotpipeline.decoder.registry;
 
 import dev.iotpipeline.decoder.codec.JavaScriptCodec;
+import dev.iotpipeline.decoder.codec.PrimaryOutput;
 import dev.iotpipeline.decoder.codec.UplinkCodec;
 
-/** The form a device type's codec is written in, as the registry shows it. */
+/** The form a device type's codec is written in, and which of its outputs keeps its own names, as the registry shows them. */
 final class CodecForm {
 
     static final String BUILT_IN = "built-in";
@@ -32,5 +33,22 @@ final class CodecForm {
             return resolved.type().form();
         }
         return resolved.codec() == null ? null : of(resolved.codec());
+    }
+
+    /**
+     * The output a type's data units carry under their own names: what its compiled codec stores, or when the
+     * codec cannot be built what the type records (the normalized one for a normalizing type recorded before both
+     * were kept).
+     */
+    static PrimaryOutput primary(ResolvedDeviceType resolved) {
+        if (resolved.codec() instanceof JavaScriptCodec script) {
+            return script.primary();
+        }
+        return PrimaryOutput.recorded(resolved.type().primaryOutput(), WITH_NORMALIZE.equals(resolved.type().form()));
+    }
+
+    /** Whether a codec has two outputs, so that its primary one is a choice. */
+    static boolean normalizes(UplinkCodec codec) {
+        return codec instanceof JavaScriptCodec script && script.normalizes();
     }
 }

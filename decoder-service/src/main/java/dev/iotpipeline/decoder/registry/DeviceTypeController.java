@@ -15,6 +15,7 @@ import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.decoder.codec.Decoded;
 import dev.iotpipeline.decoder.codec.InvalidScriptException;
 import dev.iotpipeline.decoder.codec.JavaScriptCodec;
+import dev.iotpipeline.decoder.codec.PrimaryOutput;
 import dev.iotpipeline.decoder.codec.UplinkCodec;
 import dev.iotpipeline.decoder.decoding.FieldMapper;
 import dev.iotpipeline.events.DeviceType;
@@ -29,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpStatus;
@@ -90,18 +92,20 @@ class DeviceTypeController {
         CodecExamples.validate(request.examples()).ifPresent(problem -> {
             throw invalid(problem.field(), problem.problem());
         });
-        var existed = registry.find(deviceType).isPresent();
+        var requested = primaryOutput(request.primaryOutput());
+        var existing = registry.resolve(deviceType);
         var draft = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
-                request.mapping(), request.description(), Instant.now(clock), request.examples(), null);
+                request.mapping(), request.description(), Instant.now(clock), request.examples(), null,
+                primaryOrKept(requested, existing).json());
         var codec = compile(draft);
+        var primary = primaryFor(codec, requested, draft);
         var check = CodecExamples.run(codec, draft.examples());
         if (!check.passed()) {
             throw examplesFailed(check);
         }
-        var type = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, draft.codec(), draft.script(), draft.mapping(),
-                draft.description(), draft.updatedAt(), draft.examples(), CodecForm.of(codec));
+        var type = draft.shownAs(CodecForm.of(codec), primary.json());
         registry.save(kafka::send, deviceType, type, codec, sendTimeout);
-        return existed ? ResponseEntity.ok(type)
+        return existing.isPresent() ? ResponseEntity.ok(type)
                 : ResponseEntity.created(URI.create("/device-types/" + deviceType)).body(type);
     }
 
@@ -122,14 +126,17 @@ class DeviceTypeController {
         if (request.fPort() != null && (request.fPort() < 0 || request.fPort() > 255)) {
             throw invalid("fPort", request.fPort() + " is not a port (0..255)");
         }
+        var requested = primaryOutput(request.primaryOutput());
         UplinkCodec codec;
         Map<String, FieldMapping> mapping;
         if (request.codec() != null) {
             checkName(deviceType);
             checkMapping(request.mapping());
             var draft = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
-                    request.mapping(), null, Instant.now(clock));
+                    request.mapping(), null, Instant.now(clock), List.of(), null,
+                    primaryOrKept(requested, registry.resolve(deviceType)).json());
             codec = compile(draft);
+            primaryFor(codec, requested, draft);
             mapping = draft.mapping();
         } else {
             if (request.script() != null || request.mapping() != null) {
@@ -141,6 +148,9 @@ class DeviceTypeController {
                         + deviceType + "' cannot be built: " + resolved.brokenReason());
             }
             codec = resolved.codec();
+            if (requested != null && codec instanceof JavaScriptCodec script) {
+                codec = script.storing(primaryFor(codec, requested, resolved.type()));
+            }
             mapping = resolved.type().mapping();
         }
         JavaScriptCodec.Trial outputs;
@@ -156,8 +166,10 @@ class DeviceTypeController {
             throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload",
                     "codec " + codec.name() + " failed: " + e);
         }
-        var mapped = FieldMapper.apply(outputs.result(), mapping);
+        var primary = codec instanceof JavaScriptCodec script ? script.primary() : PrimaryOutput.DECODED;
+        var mapped = FieldMapper.apply(outputs.stored(primary), mapping);
         return new PayloadTestResult(deviceType, CodecForm.of(codec),
+                CodecForm.normalizes(codec) ? primary.json() : null,
                 mapped.measurements(), mapped.attributes(), raw(outputs.output()),
                 outputs.normalized() == null ? null : raw(outputs.normalized()));
     }
@@ -193,6 +205,44 @@ class DeviceTypeController {
         }
     }
 
+    /** The primary output a request names, or null when it names none; a 400 for anything else. */
+    private static PrimaryOutput primaryOutput(String requested) {
+        if (requested == null) {
+            return null;
+        }
+        try {
+            return PrimaryOutput.of(requested);
+        } catch (IllegalArgumentException e) {
+            throw invalid("primaryOutput", e.getMessage());
+        }
+    }
+
+    /**
+     * What a request names, else what the stored type has, so a type whose vendor adds {@code normalizeUplink}
+     * (or one recorded before both outputs were kept) keeps its names across a {@code PUT}; a new type: decoded.
+     */
+    private static PrimaryOutput primaryOrKept(PrimaryOutput requested, Optional<ResolvedDeviceType> existing) {
+        if (requested != null) {
+            return requested;
+        }
+        return existing.map(CodecForm::primary).orElse(PrimaryOutput.DECODED);
+    }
+
+    /**
+     * The primary output to record for a compiled codec: decoded for a codec with one output, where there is no
+     * choice; asking a codec without {@code normalizeUplink} for its normalized output is a 400.
+     */
+    private static PrimaryOutput primaryFor(UplinkCodec codec, PrimaryOutput requested, DeviceType draft) {
+        if (!CodecForm.normalizes(codec)) {
+            if (requested == PrimaryOutput.NORMALIZED) {
+                throw invalid("primaryOutput", "normalized needs a script that defines normalizeUplink(input) "
+                        + "beside decodeUplink(input); device type '" + draft.name() + "' has one output");
+            }
+            return PrimaryOutput.DECODED;
+        }
+        return requested != null ? requested : PrimaryOutput.recorded(draft.primaryOutput(), true);
+    }
+
     /** A codec's output as it holds it: measurements, then attributes (its warnings among them). */
     private static Map<String, Object> raw(Decoded decoded) {
         var raw = new LinkedHashMap<String, Object>(decoded.measurements());
@@ -200,11 +250,15 @@ class DeviceTypeController {
         return raw;
     }
 
-    /** The type as the API shows it: with its form, also when it was registered before forms were recorded. */
+    /**
+     * The type as the API shows it: with its form and primary output, also when it was registered before they were
+     * recorded.
+     */
     private static DeviceType shown(ResolvedDeviceType resolved) {
         var type = resolved.type();
         var form = CodecForm.shown(resolved);
-        return Objects.equals(form, type.form()) ? type : new DeviceType(type.name(), type.schemaVersion(),
-                type.codec(), type.script(), type.mapping(), type.description(), type.updatedAt(), type.examples(), form);
+        var primary = CodecForm.primary(resolved).json();
+        return Objects.equals(form, type.form()) && Objects.equals(primary, type.primaryOutput()) ? type
+                : type.shownAs(form, primary);
     }
 }

@@ -15,7 +15,7 @@ import tools.jackson.databind.JsonNode;
 final class FlatValues {
 
     /** The attribute under which a codec's warnings ride along; compared apart from data. */
-    static final String WARNINGS = "codecWarnings";
+    static final String WARNINGS = Decoded.WARNINGS;
 
     private FlatValues() {
     }

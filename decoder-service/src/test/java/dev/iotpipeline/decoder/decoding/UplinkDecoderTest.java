@@ -94,6 +94,50 @@ class UplinkDecoderTest {
                 d -> assertThat(d.dataUnit().measurements()).containsKey("airTemp").doesNotContainKey("temperature"));
     }
 
+    /** Knots and compass points from decodeUplink; m/s and degrees from normalizeUplink. */
+    private static final String WIND = """
+            var POINTS = ["N", "NE", "E", "SE", "S", "SW", "W", "NW"];
+            function decodeUplink(input) {
+              return { data: { direction: POINTS[input.bytes[0]], speed: input.bytes[1], unit: "kn" } };
+            }
+            function normalizeUplink(input) {
+              return { data: { wind: { direction: POINTS.indexOf(input.data.direction) * 45,
+                                       speed: input.data.speed * 0.514444 } } };
+            }""";
+
+    @Test
+    void shouldKeepEveryDecodedAndEveryNormalizedValueInTheDataUnit() {
+        register(new DeviceType("wind", 1, DeviceType.JAVASCRIPT, WIND, null, null, NOW, null, null,
+                DeviceType.DECODED));
+        register(new DeviceType("wind-normalized", 1, DeviceType.JAVASCRIPT, WIND,
+                Map.of("wind.speed", FieldMapping.rename("windSpeed")), null, NOW, null, null, DeviceType.NORMALIZED));
+
+        assertThat(decoder.decode(EventJson.write(uplink("wind", "0020")))).isInstanceOfSatisfying(
+                Outcome.Decoded.class, decoded -> {
+                    assertThat(decoded.dataUnit().measurements()).containsOnly(Map.entry("speed", 32.0),
+                            Map.entry("normalized.wind.direction", 0.0),
+                            Map.entry("normalized.wind.speed", 32 * 0.514444));
+                    assertThat(decoded.dataUnit().attributes()).containsOnly(Map.entry("direction", "N"),
+                            Map.entry("unit", "kn"));
+                });
+        assertThat(decoder.decode(EventJson.write(uplink("wind-normalized", "0620")))).isInstanceOfSatisfying(
+                Outcome.Decoded.class, decoded -> {
+                    assertThat(decoded.dataUnit().measurements()).containsOnly(Map.entry("windSpeed", 32 * 0.514444),
+                            Map.entry("wind.direction", 270.0), Map.entry("decoded.speed", 32.0));
+                    assertThat(decoded.dataUnit().attributes()).containsOnly(Map.entry("decoded.direction", "W"),
+                            Map.entry("decoded.unit", "kn"));
+                });
+    }
+
+    @Test
+    void aNormalizingTypeRecordedBeforeBothOutputsWereKeptKeepsTheNormalizedNamesItStoredThen() {
+        register(new DeviceType("wind-old", 1, DeviceType.JAVASCRIPT, WIND, null, null, NOW));
+
+        assertThat(decoder.decode(EventJson.write(uplink("wind-old", "0420")))).isInstanceOfSatisfying(
+                Outcome.Decoded.class, decoded -> assertThat(decoded.dataUnit().measurements())
+                        .containsKeys("wind.direction", "wind.speed", "decoded.speed").doesNotContainKey("speed"));
+    }
+
     @Test
     void shouldDeadLetterAPoisonPill() {
         assertDead(decoder.decode("{\"id\":".getBytes(StandardCharsets.UTF_8)), DeadLetterCause.MALFORMED_EVENT,

@@ -272,6 +272,73 @@ class DeviceTypeApiTest {
     }
 
     @Test
+    void aNewNormalizingTypeKeepsTheDecodedNamesAndAPutWithoutTheChoiceKeepsTheStoredOne() throws Exception {
+        putType("both", Map.of("codec", "javascript", "script", SCRIPT))
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.primaryOutput").value("decoded"));
+        assertThat(written().primaryOutput()).isEqualTo("decoded");
+
+        producer.clear();
+        putType("both", Map.of("codec", "javascript", "script", SCRIPT, "primaryOutput", "normalized"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.primaryOutput").value("normalized"));
+        producer.clear();
+        putType("both", Map.of("codec", "javascript", "script", SCRIPT, "description", "edited"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.primaryOutput").value("normalized"));
+        assertThat(written().primaryOutput()).isEqualTo("normalized");
+        test("both", "{\"bytes\": [1, 103, 0, 215]}")
+                .andExpect(jsonPath("$.measurements['air.temperature']").value(21.5))
+                .andExpect(jsonPath("$.measurements['decoded.temperature']").value(21.5))
+                .andExpect(jsonPath("$.attributes['decoded.status']").value("ok"));
+        test("both", "{\"bytes\": [1, 103, 0, 215], \"primaryOutput\": \"decoded\"}")
+                .andExpect(jsonPath("$.primaryOutput").value("decoded"))
+                .andExpect(jsonPath("$.measurements['normalized.air.temperature']").value(21.5));
+    }
+
+    @Test
+    void aNormalizingTypeRecordedBeforeBothOutputsWereKeptShowsAndKeepsTheNormalizedNames() throws Exception {
+        registry.apply("old-normalizing", new DeviceType("old-normalizing", 1, DeviceType.JAVASCRIPT, SCRIPT, null,
+                null, Instant.EPOCH));
+
+        mvc.perform(get("/device-types/old-normalizing").header("Authorization", "Bearer dash-secret"))
+                .andExpect(jsonPath("$.primaryOutput").value("normalized"));
+        putType("old-normalizing", Map.of("codec", "javascript", "script", SCRIPT))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.primaryOutput").value("normalized"));
+    }
+
+    @Test
+    void aPrimaryOutputTheCodecCannotGiveIsRefusedWith400NamingTheField() throws Exception {
+        putType("one-output", Map.of("codec", "javascript", "primaryOutput", "normalized",
+                "script", "function decodeUplink(input) { return { data: { t: 1 } }; }"))
+                .andExpect(status().isBadRequest())
+                .andExpect(problem("invalid-field"))
+                .andExpect(jsonPath("$.field").value("primaryOutput"))
+                .andExpect(jsonPath("$.detail").value(Matchers.containsString("normalizeUplink")));
+        putType("one-output", Map.of("codec", "javascript", "script", SCRIPT, "primaryOutput", "raw"))
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("primaryOutput"))
+                .andExpect(jsonPath("$.detail").value(Matchers.containsString("neither decoded nor normalized")));
+        putType("one-output", Map.of("codec", "em300th"))
+                .andExpect(status().isCreated())
+                .andExpect(jsonPath("$.primaryOutput").value("decoded"));
+
+        assertThat(producer.history()).hasSize(1);
+    }
+
+    @Test
+    void normalizedOutputWarningsAreComparedWithWhatNormalizeUplinkWarned() throws Exception {
+        putType("normalized-warnings", javascript(List.of(Map.of("description", "room",
+                "input", Map.of("bytes", ROOM), "output", Map.of("data", Map.of("temperature", 21.5, "status", "ok")),
+                "normalizedOutput", Map.of("data", Map.of("air", Map.of("temperature", 21.5)),
+                        "warnings", List.of("estimated"))))))
+                .andExpect(status().isUnprocessableContent())
+                .andExpect(jsonPath("$.mismatches[0].path").value("normalizedOutput.warnings"))
+                .andExpect(jsonPath("$.mismatches[0].expected[0]").value("estimated"));
+    }
+
+    @Test
     void examplesOutOfBoundsAreRefusedWith400NamingTheField() throws Exception {
         var fine = example("fine", ROOM, Map.of("temperature", 21.5, "status", "ok"));
         putType("bounded", javascript(List.of(fine, fine, fine, example("bad", List.of(1, 300), Map.of("t", 1)))))
@@ -294,14 +361,18 @@ class DeviceTypeApiTest {
     @Test
     void testDecodesWithTheStoredTypeAndItsMappingAndWritesNothing() throws Exception {
         putType("tested", Map.of("codec", "javascript", "script", SCRIPT,
-                "mapping", Map.of("air.temperature", Map.of("name", "temperature")))).andExpect(status().isCreated());
+                "mapping", Map.of("normalized.air.temperature", Map.of("name", "airTemperature"))))
+                .andExpect(status().isCreated());
         producer.clear();
 
         test("tested", "{\"fPort\": 2, \"bytes\": [1, 103, 0, 215]}")
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.deviceType").value("tested"))
                 .andExpect(jsonPath("$.form").value("decodeUplink+normalizeUplink"))
+                .andExpect(jsonPath("$.primaryOutput").value("decoded"))
                 .andExpect(jsonPath("$.measurements.temperature").value(21.5))
+                .andExpect(jsonPath("$.measurements.airTemperature").value(21.5))
+                .andExpect(jsonPath("$.attributes.status").value("ok"))
                 .andExpect(jsonPath("$.output.temperature").value(21.5))
                 .andExpect(jsonPath("$.output.status").value("ok"))
                 .andExpect(jsonPath("$.normalized['air.temperature']").value(21.5));
