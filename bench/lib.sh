@@ -11,10 +11,11 @@ trap '[ -z "$BENCH_STACK" ] || kill -TERM "$BENCH_STACK" 2>/dev/null || true' EX
 
 # bench_stack LOG COMMAND [ARGS...]: runs COMMAND, a program or a function of the calling script, against a fresh
 # throwaway stack on fresh data (IOT_DATA_DIR, kept afterwards; the environment decides what runs). The Java
-# launcher (./pipeline run --then) starts the stack with its output in LOG, waits for it (at most
-# IOT_START_TIMEOUT s, 300), runs COMMAND with INGEST_URL, DECODER_URL, RULES_URL, NOTIFY_URL, WS_URL and the
-# credentials in its environment, stops the stack and returns COMMAND's exit code. A function runs in a bash of its
-# own (set -euo pipefail): what it reads from the script must be exported; the function itself is exported here.
+# launcher (./pipeline run --then; with BENCH_PROCESSES=1, --processes) starts the stack with its output in LOG,
+# waits for it (at most IOT_START_TIMEOUT s, 300), runs COMMAND with INGEST_URL, DECODER_URL, RULES_URL, NOTIFY_URL,
+# WS_URL and the credentials in its environment, stops the stack and returns COMMAND's exit code. A function runs
+# in a bash of its own (set -euo pipefail): what it reads from the script must be exported; the function itself is
+# exported here.
 bench_stack() {
   local log=$1 rc=0
   shift
@@ -23,12 +24,58 @@ bench_stack() {
     set -- bash -euo pipefail -c '"$@"' bench-stack "$@"
   fi
   export IOT_DATA_DIR; IOT_DATA_DIR=$(mktemp -d /tmp/iot-pipeline-bench.XXXXXX)
-  ./pipeline run --no-build --log "$log" --then "$@" &
+  ./pipeline run --no-build ${BENCH_PROCESSES:+--processes} --log "$log" --then "$@" &
   BENCH_STACK=$!
   wait "$BENCH_STACK" || rc=$?
   BENCH_STACK=""
   return "$rc"
 }
+
+# Helpers for functions that run under a stack (bench_stack), exported with it: the time, and what notify's history
+# holds. DRAIN_TIMEOUT (s) bounds wait_stored.
+now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
+
+# Data units stored so far by notify's history writer, exact (GET /data-units/count; its cost grows with the rows).
+stored_count() {
+  curl -sf -H "Authorization: Bearer $DASHBOARD_TOKEN" "$NOTIFY_URL/data-units/count?channel=demo" \
+    | sed -n 's/.*"count":\([0-9]*\).*/\1/p'
+}
+
+# The same from notify's meters (the ingest-to-postgresql hop is timed once per row committed): a scrape costs
+# notify far less than an exact count over millions of rows, so it is what the drain wait polls; a batch that is
+# stored again after a retry counts twice here, which is why the exact count has the last word.
+stored_meter() {
+  { curl -sf "$NOTIFY_URL/actuator/prometheus" || true; } \
+    | awk '/^pipeline_hop_latency_seconds_count\{.*hop="ingest-to-postgresql"/ {n += $NF} END {printf "%d\n", n}'
+}
+
+# wait_stored BEFORE METER_BEFORE ACCEPTED: waits until the history holds BEFORE + ACCEPTED data units or
+# DRAIN_TIMEOUT s have passed since the phase ended (now), polling the meter every 0.5 s and the exact count when
+# the meter says done and every 5 s besides; prints "stored drainSeconds drained", the drain time being when the
+# poll that found them all began (so at most the poll interval late).
+wait_stored() {
+  local before=$1 meter_goal=$(($2 + $3)) accepted=$3 start deadline next_count t count meter
+  start=$(now_us); deadline=$((start + DRAIN_TIMEOUT * 1000000)); next_count=$start
+  while :; do
+    t=$(now_us)
+    meter=$(stored_meter)
+    if [ "$meter" -ge "$meter_goal" ] || [ "$t" -ge "$next_count" ] || [ "$t" -ge "$deadline" ]; then
+      count=$(stored_count || echo "$before")
+      next_count=$((t + 5000000))
+      if [ "$((count - before))" -ge "$accepted" ]; then
+        echo "$((count - before)) $(awk -v d=$((t - start)) 'BEGIN {printf "%.2f", d / 1e6}') true"
+        return
+      fi
+      if [ "$t" -ge "$deadline" ]; then
+        echo "$((count - before)) $DRAIN_TIMEOUT false"
+        return
+      fi
+    fi
+    sleep 0.5
+  done
+}
+
+export -f now_us stored_count stored_meter wait_stored
 
 # bench_classpath MODULE: builds MODULE (and what it needs) and prints the classpath of its test classes, for
 # the benchmark mains that live there.

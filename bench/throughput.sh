@@ -26,22 +26,6 @@ mkdir -p "$OUT"
   echo "generator: bench/postload ($(go version | cut -d' ' -f3)), $CONNS connections, $DEVICES devices, on the same machine"
 } > "$OUT/env.txt"
 
-now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
-
-# Data units stored so far by notify's history writer, exact (GET /data-units/count; its cost grows with the rows).
-stored_count() {
-  curl -sf -H "Authorization: Bearer $DASHBOARD_TOKEN" "$NOTIFY_URL/data-units/count?channel=demo" \
-    | sed -n 's/.*"count":\([0-9]*\).*/\1/p'
-}
-
-# The same from notify's meters (the ingest-to-postgresql hop is timed once per row committed): a scrape costs
-# notify far less than an exact count over millions of rows, so it is what the drain wait polls; a batch that is
-# stored again after a retry counts twice here, which is why the exact count has the last word.
-stored_meter() {
-  { curl -sf "$NOTIFY_URL/actuator/prometheus" || true; } \
-    | awk '/^pipeline_hop_latency_seconds_count\{.*hop="ingest-to-postgresql"/ {n += $NF} END {printf "%d\n", n}'
-}
-
 # CPU seconds used so far by the stack: the stack JVM (the launcher of this function), PostgreSQL's postmaster
 # (pg_ctl detaches it from the JVM) and everything under them (the broker, PostgreSQL's backends), less this
 # function's own processes (the load generator). Children that exited count in their parent's cutime/cstime.
@@ -60,32 +44,6 @@ stack_cpu() {
       }
       printf "%.2f\n", total / hz
     }'
-}
-
-# wait_stored BEFORE METER_BEFORE ACCEPTED: waits until the history holds BEFORE + ACCEPTED data units or
-# DRAIN_TIMEOUT s have passed since the phase ended (now), polling the meter every 0.5 s and the exact count when
-# the meter says done and every 5 s besides; prints "stored drainSeconds drained", the drain time being when the
-# poll that found them all began (so at most the poll interval late).
-wait_stored() {
-  local before=$1 meter_goal=$(($2 + $3)) accepted=$3 start deadline next_count t count meter
-  start=$(now_us); deadline=$((start + DRAIN_TIMEOUT * 1000000)); next_count=$start
-  while :; do
-    t=$(now_us)
-    meter=$(stored_meter)
-    if [ "$meter" -ge "$meter_goal" ] || [ "$t" -ge "$next_count" ] || [ "$t" -ge "$deadline" ]; then
-      count=$(stored_count || echo "$before")
-      next_count=$((t + 5000000))
-      if [ "$((count - before))" -ge "$accepted" ]; then
-        echo "$((count - before)) $(awk -v d=$((t - start)) 'BEGIN {printf "%.2f", d / 1e6}') true"
-        return
-      fi
-      if [ "$t" -ge "$deadline" ]; then
-        echo "$((count - before)) $DRAIN_TIMEOUT false"
-        return
-      fi
-    fi
-    sleep 0.5
-  done
 }
 
 # phase NAME RATE BATCH DIR: one open-loop run of the generator, then the drain wait; DIR/NAME.json is the
@@ -116,7 +74,7 @@ measure() {
   phase single "$RATE" 1 "$dir"
   phase batched "$BATCH_RATE" "$BATCH_SIZE" "$dir"
 }
-export -f now_us stored_count stored_meter stack_cpu wait_stored phase
+export -f stack_cpu phase
 
 for run in $(seq 1 "$RUNS"); do
   mkdir -p "$OUT/run-$run"

@@ -18,7 +18,8 @@ public record IngestProperties(
         @Valid @NotNull @DefaultValue Limits limits,
         @Valid @NotNull @DefaultValue RateLimit rateLimit,
         @Valid @NotNull @DefaultValue Webhooks webhooks,
-        @Valid @NotNull @DefaultValue Bench bench) {
+        @Valid @NotNull @DefaultValue Bench bench,
+        @Valid @NotNull @DefaultValue DevicePath devicePath) {
 
     /**
      * How long a request may wait for Kafka before 503, how many uplinks may await an ack at once, and the layout
@@ -59,6 +60,13 @@ public record IngestProperties(
      * (TTS {@code version_ids.model_id}, ChirpStack {@code deviceInfo.deviceProfileName}) to device type.
      */
     public record Webhooks(@DefaultValue Map<String, String> deviceTypes) {
+    }
+
+    /**
+     * Whether the device endpoints are answered by the lean path, before Spring Security's chain and Spring MVC
+     * (the default), or only by the full MVC path, for comparing the two.
+     */
+    public record DevicePath(@DefaultValue("true") boolean lean) {
     }
 
     /** A Kafka-free 202 endpoint at /bench/noop, only for measuring the HTTP ceiling in benchmarks. */

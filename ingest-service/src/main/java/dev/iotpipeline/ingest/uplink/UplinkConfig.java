@@ -7,16 +7,27 @@ import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
+import dev.iotpipeline.web.limits.HttpLimits;
+import dev.iotpipeline.web.problem.ProblemWriter;
+import dev.iotpipeline.web.security.CredentialStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.tracing.Tracer;
+import io.micrometer.tracing.propagation.Propagator;
 import io.swagger.v3.oas.models.Components;
 import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.time.Clock;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.springframework.beans.factory.ObjectProvider;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.core.Ordered;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
+import tools.jackson.databind.json.JsonMapper;
 
 @Configuration(proxyBeanMethods = false)
 class UplinkConfig {
@@ -41,6 +52,25 @@ class UplinkConfig {
     @Bean
     UplinkIntake uplinkIntake(UplinkPublisher publisher, DeviceRateLimiter rateLimiter, IngestMetrics metrics) {
         return new UplinkIntake(publisher, rateLimiter, metrics);
+    }
+
+    @Bean
+    DeviceUplinks deviceUplinks(UplinkFactory factory, RequestItems items, UplinkIntake intake, IngestMetrics metrics,
+            IngestProperties properties) {
+        return new DeviceUplinks(factory, items, intake, metrics, properties.webhooks().deviceTypes());
+    }
+
+    /** First of all filters: what it answers never reaches the observation, security or MVC layers. */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
+    FilterRegistrationBean<LeanDevicePath> leanDevicePath(DeviceUplinks uplinks, CredentialStore credentials,
+            ProblemWriter problems, JsonMapper json, HttpLimits limits, MeterRegistry meters,
+            ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator) {
+        var registration = new FilterRegistrationBean<>(new LeanDevicePath(uplinks, credentials, problems, json,
+                limits.maxBodySize().toBytes(), meters, tracer.getIfUnique(), propagator.getIfUnique()));
+        registration.addUrlPatterns(LeanDevicePath.PREFIX + "*");
+        registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+        return registration;
     }
 
     @Bean

@@ -1,14 +1,8 @@
 package dev.iotpipeline.ingest.uplink;
 
-import dev.iotpipeline.ingest.IngestProperties;
-import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.web.security.Credential;
-import dev.iotpipeline.web.problem.Problems;
 import io.swagger.v3.oas.annotations.Operation;
 import io.swagger.v3.oas.annotations.security.SecurityRequirement;
-import java.util.List;
-import java.util.Map;
-import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.security.core.annotation.AuthenticationPrincipal;
@@ -26,19 +20,10 @@ import org.springframework.web.bind.annotation.RestController;
 @SecurityRequirement(name = "deviceKey")
 class WebhookController {
 
-    private final UplinkFactory factory;
-    private final RequestItems items;
-    private final UplinkIntake intake;
-    private final IngestMetrics metrics;
-    private final Map<String, String> deviceTypeByModel;
+    private final DeviceUplinks uplinks;
 
-    WebhookController(UplinkFactory factory, RequestItems items, UplinkIntake intake, IngestMetrics metrics,
-            IngestProperties properties) {
-        this.factory = factory;
-        this.items = items;
-        this.intake = intake;
-        this.metrics = metrics;
-        this.deviceTypeByModel = properties.webhooks().deviceTypes();
+    WebhookController(DeviceUplinks uplinks) {
+        this.uplinks = uplinks;
     }
 
     @Operation(summary = "The Things Stack v3 webhook, every message type: uplinks are stored (202), every other"
@@ -48,8 +33,7 @@ class WebhookController {
     ResponseEntity<Object> theThingsStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestBody byte[] body,
             @AuthenticationPrincipal Credential.Device principal) {
-        var target = factory.target(channel, deviceType);
-        return answer(target, NetworkServerFormats.theThingsStack(items.parse(body)), principal, "tts");
+        return UplinkController.entity(uplinks.theThingsStack(channel, deviceType, body, principal));
     }
 
     @Operation(summary = "ChirpStack v4 HTTP integration (JSON encoding), every event: 'up' is stored (202), every"
@@ -60,39 +44,6 @@ class WebhookController {
     ResponseEntity<Object> chirpStack(@PathVariable String channel,
             @PathVariable(required = false) String deviceType, @RequestParam(required = false) String event,
             @RequestBody byte[] body, @AuthenticationPrincipal Credential.Device principal) {
-        var target = factory.target(channel, deviceType);
-        return answer(target, NetworkServerFormats.chirpStack(event, items.parse(body)), principal, "chirpstack");
-    }
-
-    /** An uplink is stored (202); any other message is counted and acknowledged (204), so the server sees success. */
-    private ResponseEntity<Object> answer(UplinkFactory.Target target, NetworkMessage message,
-            Credential.Device principal, String server) {
-        return switch (message) {
-            case NetworkMessage.Uplink(var type, var uplink) -> {
-                var accepted = forward(target, uplink, principal, server);
-                metrics.webhookMessage(server, type, "stored");
-                yield ResponseEntity.accepted().body(accepted);
-            }
-            case NetworkMessage.Acknowledged(var type, var reason) -> {
-                metrics.webhookMessage(server, type, "ignored");
-                yield ResponseEntity.noContent().build();
-            }
-        };
-    }
-
-    /** Without a device type in the path, the device's model names it (ingest.webhooks.device-types). */
-    private Accepted forward(UplinkFactory.Target target, WebhookUplink uplink, Credential.Device principal,
-            String format) {
-        var typed = target.deviceType() != null ? target : factory.target(target.channel(), mapped(uplink.model()));
-        return intake.accept(principal, List.of(factory.createForwarded(typed, uplink)), format).getFirst();
-    }
-
-    private String mapped(String model) {
-        var type = model == null ? null : deviceTypeByModel.get(model);
-        if (type == null) {
-            throw Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type", "No device type in the path and none mapped"
-                    + " for model '" + model + "' (ingest.webhooks.device-types)");
-        }
-        return type;
+        return UplinkController.entity(uplinks.chirpStack(channel, deviceType, event, body, principal));
     }
 }

@@ -1,5 +1,7 @@
 package dev.iotpipeline.ingest.uplink;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.hamcrest.Matchers.endsWith;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyList;
 import static org.mockito.ArgumentMatchers.anyString;
@@ -9,6 +11,7 @@ import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.when;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.content;
+import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.header;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
@@ -16,6 +19,9 @@ import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.web.PipelineWebConfiguration;
+import dev.iotpipeline.web.problem.ProblemWriter;
+import dev.iotpipeline.web.problem.Problems;
+import dev.iotpipeline.web.security.CredentialStore;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,23 +34,30 @@ import org.mockito.ArgumentCaptor;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
+import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.boot.webmvc.test.autoconfigure.WebMvcTest;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.ComponentScan;
 import org.springframework.context.annotation.Import;
+import org.springframework.core.Ordered;
+import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.test.context.bean.override.mockito.MockitoBean;
 import org.springframework.test.web.servlet.MockMvc;
 import org.springframework.test.web.servlet.ResultActions;
+import tools.jackson.databind.json.JsonMapper;
 
 /**
- * The device-facing edge in a web slice: the real controllers, factory, item parser, routes and problem layer, with
- * the intake (rate limit and Kafka) mocked. What is refused never reaches the intake; a batch is checked whole first.
+ * The device-facing edge in a web slice: the lean path in front of the real controllers, factory, item parser, routes
+ * and problem layer, with the intake (rate limit and Kafka) mocked. What is refused never reaches the intake; a batch
+ * is checked whole first. {@link UplinkApiMvcPathTest} runs the same tests with the lean path turned off.
  */
 @WebMvcTest(properties = {
         "iot.security.device-keys[0].channel=north",
         "iot.security.device-keys[0].key=device-secret",
+        "iot.security.admin-tokens[0]=admin-secret",
         "ingest.webhooks.device-types[the-things-products/the-things-uno]=em300th"})
 class UplinkApiTest {
 
@@ -72,7 +85,35 @@ class UplinkApiTest {
         IngestMetrics ingestMetrics() {
             return new IngestMetrics(new SimpleMeterRegistry());
         }
+
+        @Bean
+        DeviceUplinks deviceUplinks(UplinkFactory factory, RequestItems items, UplinkIntake intake,
+                IngestMetrics metrics, IngestProperties properties) {
+            return new DeviceUplinks(factory, items, intake, metrics, properties.webhooks().deviceTypes());
+        }
+
+        @Bean
+        SimpleMeterRegistry requestMeters() {
+            return new SimpleMeterRegistry();
+        }
+
+        @Bean
+        @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
+        FilterRegistrationBean<LeanDevicePath> leanDevicePath(DeviceUplinks uplinks, CredentialStore credentials,
+                ProblemWriter problems, JsonMapper json, SimpleMeterRegistry requestMeters) {
+            var registration = new FilterRegistrationBean<>(new LeanDevicePath(uplinks, credentials, problems, json,
+                    1024, requestMeters, null, null));
+            registration.addUrlPatterns(LeanDevicePath.PREFIX + "*");
+            registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
+            return registration;
+        }
     }
+
+    /** Whether the lean path answered the requests so far: it records the request timer itself. */
+    boolean lean = true;
+
+    @Autowired
+    SimpleMeterRegistry requestMeters;
 
     @MockitoBean
     UplinkIntake intake;
@@ -110,11 +151,11 @@ class UplinkApiTest {
     void shouldRefuseWhatItCannotAcceptBeforeItReachesKafka() throws Exception {
         postTo("/sensor-data/north/encoded/nosuchtype", "not even json")
                 .andExpect(status().isNotFound())
-                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("unknown-device-type")));
+                .andExpect(jsonPath("$.type").value(endsWith("unknown-device-type")));
         postTo("/sensor-data/north/encoded/em300th", "{\"deviceId\":\"d1\",\"payloadHex\":\"zz\"}")
                 .andExpect(status().isBadRequest())
                 .andExpect(content().contentTypeCompatibleWith("application/problem+json"))
-                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("invalid-hex")));
+                .andExpect(jsonPath("$.type").value(endsWith("invalid-hex")));
         // one bad item refuses the whole batch
         postTo("/sensor-data/north/encoded/em300th", "[{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"},"
                 + "{\"payloadHex\":\"" + HEX + "\"}]")
@@ -128,6 +169,57 @@ class UplinkApiTest {
     }
 
     @Test
+    void shouldAnswerTheDeviceRoutesOnTheLeanPathUnlessItIsTurnedOff() throws Exception {
+        postTo("/sensor-data/north/encoded/em300th", "{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"}")
+                .andExpect(status().isAccepted())
+                .andExpect(content().contentType(MediaType.APPLICATION_JSON))
+                .andExpect(header().string("X-Content-Type-Options", "nosniff"))
+                .andExpect(header().string("Cache-Control", "no-cache, no-store, max-age=0, must-revalidate"));
+
+        var timer = requestMeters.find("http.server.requests")
+                .tags("uri", "/sensor-data/{channel}/encoded/{deviceType}", "status", "202").timer();
+        assertThat(timer == null ? 0 : timer.count()).isEqualTo(lean ? 1 : 0);
+    }
+
+    @Test
+    void shouldLeaveWhatTheLeanPathCannotAnswerExactlyToTheFullChainWithTheSameProblems() throws Exception {
+        var body = "{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"}";
+        mvc.perform(post("/sensor-data/north/encoded/em300th").contentType(MediaType.APPLICATION_JSON).content(body))
+                .andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.type").value(endsWith("missing-credentials")));
+        mvc.perform(post("/sensor-data/north/encoded/em300th").header("Authorization", "Bearer guess")
+                        .contentType(MediaType.APPLICATION_JSON).content(body))
+                .andExpect(status().isUnauthorized())
+                .andExpect(jsonPath("$.type").value(endsWith("invalid-credentials")));
+        mvc.perform(post("/sensor-data/north/encoded/em300th").header("Authorization", "Bearer admin-secret")
+                        .contentType(MediaType.APPLICATION_JSON).content(body))
+                .andExpect(status().isForbidden())
+                .andExpect(jsonPath("$.type").value(endsWith("wrong-role")));
+        mvc.perform(post("/sensor-data/north/encoded/em300th").header("Authorization", "Bearer device-secret")
+                        .contentType(MediaType.TEXT_PLAIN).content(body))
+                .andExpect(status().isUnsupportedMediaType());
+        mvc.perform(post("/sensor-data/north/encoded/em300th").header("Authorization", "Bearer device-secret")
+                        .contentType(MediaType.APPLICATION_JSON).accept(MediaType.TEXT_HTML).content(body))
+                .andExpect(status().isNotAcceptable());
+        postTo("/sensor-data/north/encoded/em300th/extra", body).andExpect(status().isNotFound());
+        verify(intake, never()).accept(any(), anyList(), anyString());
+    }
+
+    @Test
+    void shouldPassTheIntakesRefusalOnWithItsHeaders() throws Exception {
+        var overloaded = Problems.of(HttpStatus.SERVICE_UNAVAILABLE, "overloaded", "Too many uplinks");
+        overloaded.getHeaders().set("Retry-After", "2");
+        when(intake.accept(any(), anyList(), anyString())).thenThrow(overloaded);
+
+        postTo("/sensor-data/north/encoded/em300th", "{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"}")
+                .andExpect(status().isServiceUnavailable())
+                .andExpect(header().string("Retry-After", "2"))
+                .andExpect(content().contentTypeCompatibleWith("application/problem+json"))
+                .andExpect(jsonPath("$.type").value(endsWith("overloaded")))
+                .andExpect(jsonPath("$.instance").value("/sensor-data/north/encoded/em300th"));
+    }
+
+    @Test
     void shouldNameAWebhooksDeviceTypeByItsModelWhenThePathDoesNot() throws Exception {
         var tts = Files.readString(Path.of("src/test/resources/webhooks/tts-uplink-docs.json"));
 
@@ -138,14 +230,14 @@ class UplinkApiTest {
         postTo("/sensor-data/north/webhooks/tts", "{\"end_device_ids\":{\"device_id\":\"d1\"}}")
                 .andExpect(status().isBadRequest())
                 .andExpect(content().contentTypeCompatibleWith("application/problem+json"))
-                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("missing-field")));
+                .andExpect(jsonPath("$.type").value(endsWith("missing-field")));
 
         @SuppressWarnings("unchecked")
         ArgumentCaptor<List<EncodedUplink>> uplinks = ArgumentCaptor.forClass(List.class);
         verify(intake).accept(any(), uplinks.capture(), eq("tts"));
         var uplink = uplinks.getValue().getFirst();
-        org.assertj.core.api.Assertions.assertThat(uplink.deviceType()).isEqualTo("em300th");
-        org.assertj.core.api.Assertions.assertThat(uplink.channel()).isEqualTo("north");
-        org.assertj.core.api.Assertions.assertThat(uplink.receivedAt()).isBefore(Instant.now().plusSeconds(1));
+        assertThat(uplink.deviceType()).isEqualTo("em300th");
+        assertThat(uplink.channel()).isEqualTo("north");
+        assertThat(uplink.receivedAt()).isBefore(Instant.now().plusSeconds(1));
     }
 }

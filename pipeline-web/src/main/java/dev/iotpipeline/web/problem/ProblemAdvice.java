@@ -86,9 +86,7 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     ResponseEntity<Object> unexpected(Exception ex, WebRequest request) {
         var incident = UUID.randomUUID();
         log.error("Unexpected error {} on {}", incident, describe(request), ex);
-        var problem = Problems.detail(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error",
-                "The request failed unexpectedly; the service logged it as incident " + incident);
-        problem.setProperty("incident", incident.toString());
+        var problem = Problems.unexpected(incident);
         return handleExceptionInternal(ex, problem, new HttpHeaders(), HttpStatus.INTERNAL_SERVER_ERROR, request);
     }
 

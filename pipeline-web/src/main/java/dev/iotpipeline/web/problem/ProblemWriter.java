@@ -6,6 +6,7 @@ import java.net.URI;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
+import org.springframework.web.ErrorResponse;
 import tools.jackson.databind.json.JsonMapper;
 
 /** Writes problems from servlet filters (security, body limits), where no controller advice runs. */
@@ -23,6 +24,14 @@ public final class ProblemWriter {
     public void write(HttpServletResponse response, String path, HttpStatus status, String type, String detail)
             throws IOException {
         write(response, path, Problems.detail(status, type, detail));
+    }
+
+    /** An exception's problem with its headers (a 503's or 429's {@code Retry-After}). */
+    public void write(HttpServletResponse response, String path, ErrorResponse error) throws IOException {
+        if (!response.isCommitted()) {
+            error.getHeaders().forEach((name, values) -> values.forEach(value -> response.addHeader(name, value)));
+        }
+        write(response, path, error.getBody());
     }
 
     public void write(HttpServletResponse response, String path, ProblemDetail problem) throws IOException {

@@ -2,6 +2,7 @@ package dev.iotpipeline.web.problem;
 
 import java.net.URI;
 import java.util.Map;
+import java.util.UUID;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.HttpStatusCode;
 import org.springframework.http.ProblemDetail;
@@ -32,6 +33,14 @@ public final class Problems {
         problem.setType(URI.create(BASE + type));
         var reason = HttpStatus.resolve(status.value());
         problem.setTitle(reason != null ? reason.getReasonPhrase() : "HTTP " + status.value());
+        return problem;
+    }
+
+    /** The answer to a failure no handler knows (a bug): the incident id the service logged it with, never its details. */
+    public static ProblemDetail unexpected(UUID incident) {
+        var problem = detail(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error",
+                "The request failed unexpectedly; the service logged it as incident " + incident);
+        problem.setProperty("incident", incident.toString());
         return problem;
     }
 

@@ -130,7 +130,8 @@ public class BearerSecurity implements DisposableBean {
         return secret == null ? null : UsernamePasswordAuthenticationToken.unauthenticated("bearer", secret);
     }
 
-    static String bearerSecret(String authorization) {
+    /** The secret of an {@code Authorization: Bearer <secret>} header, or null for any other header or none. */
+    public static String bearerSecret(String authorization) {
         if (authorization == null || !authorization.regionMatches(true, 0, "Bearer ", 0, 7)) {
             return null;
         }
