@@ -7,9 +7,11 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,7 +95,7 @@ final class DataUnitWrites {
         }
         // One row per device, in key order, so two writers that briefly share devices never deadlock.
         var newest = new TreeMap<String, DataUnit>();
-        var refused = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<Stored<DataUnit>, Boolean>());
+        var refused = Collections.newSetFromMap(new IdentityHashMap<Stored<DataUnit>, Boolean>());
         refused.addAll(conflicts);
         for (var stored : first.values()) {
             if (refused.contains(stored)) {
