@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.context.annotation.Import;
 
 /** Decodes encoded uplinks into data units and dead-letters what it cannot decode. */
-@SpringBootApplication
+@SpringBootApplication(excludeName = PipelineWebConfiguration.UNUSED_AUTO_CONFIGURATION)
 @ConfigurationPropertiesScan
 @Import(PipelineWebConfiguration.class)
 public class DecoderApplication {

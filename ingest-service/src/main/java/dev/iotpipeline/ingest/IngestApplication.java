@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.context.annotation.Import;
 
 /** Accepts uplinks over HTTP and makes them durable in Kafka before answering 202. */
-@SpringBootApplication
+@SpringBootApplication(excludeName = PipelineWebConfiguration.UNUSED_AUTO_CONFIGURATION)
 @ConfigurationPropertiesScan
 @Import(PipelineWebConfiguration.class)
 public class IngestApplication {

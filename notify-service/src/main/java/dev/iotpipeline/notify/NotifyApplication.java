@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.context.annotation.Import;
 
 /** Delivers data units and alarms to WebSocket subscribers and keeps their queryable history in PostgreSQL. */
-@SpringBootApplication
+@SpringBootApplication(excludeName = PipelineWebConfiguration.UNUSED_AUTO_CONFIGURATION)
 @ConfigurationPropertiesScan
 @Import(PipelineWebConfiguration.class)
 public class NotifyApplication {

@@ -8,7 +8,7 @@ import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.context.annotation.Import;
 
 /** Keeps the rule registry and evaluates rules on the data-unit stream, raising and clearing alarms. */
-@SpringBootApplication
+@SpringBootApplication(excludeName = PipelineWebConfiguration.UNUSED_AUTO_CONFIGURATION)
 @ConfigurationPropertiesScan
 @Import(PipelineWebConfiguration.class)
 public class RulesApplication {
