@@ -8,6 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -41,7 +42,7 @@ public final class KafkaBroker implements AutoCloseable {
     private final int port;
     private final int controllerPort;
     private final Scram scram;
-    private Process process;
+    private volatile Process process;
 
     private KafkaBroker(Path dir, int port, int controllerPort, Scram scram) {
         this.dir = dir;
@@ -180,6 +181,13 @@ public final class KafkaBroker implements AutoCloseable {
 
     public boolean isAlive() {
         return process != null && process.isAlive();
+    }
+
+    /** The broker as the stack's supervisor watches it: restarted on the same data and ports when it dies. */
+    Supervisor.Part supervised() {
+        return Supervisor.part("kafka", () -> Optional.ofNullable(process).map(Process::toHandle),
+                () -> Supervisor.ending(process) + "; its log: " + dir.resolve("broker.log"),
+                () -> restart(Duration.ofSeconds(90)));
     }
 
     /** Abrupt death, as on SIGKILL or a crashed machine; for fault tests. */

@@ -52,7 +52,7 @@ public final class LocalStack implements AutoCloseable {
     private final Settings settings;
     private final Infrastructure infrastructure;
     private final KafkaBroker broker;
-    private Postgres postgres;
+    private volatile Postgres postgres;
     private final List<ConfigurableApplicationContext> services = new ArrayList<>();
     private ConfigurableApplicationContext ingest;
     private ConfigurableApplicationContext decoder;
@@ -129,6 +129,17 @@ public final class LocalStack implements AutoCloseable {
         postgres.close();
         whileStopped.run();
         postgres = postgres.restart();
+    }
+
+    /**
+     * What a supervisor restarts when it dies: the embedded broker and PostgreSQL (the services share this JVM,
+     * so they live and die with it). Empty for a stack on infrastructure that runs elsewhere.
+     */
+    List<Supervisor.Part> supervisedParts() {
+        if (broker == null || postgres == null) {
+            return List.of();
+        }
+        return List.of(broker.supervised(), Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
     }
 
     /** Stops rules-service and starts it again on the same port and state directory. */

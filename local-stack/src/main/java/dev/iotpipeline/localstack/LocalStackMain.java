@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.stream.Collectors;
 
 /**
  * The "run" command: starts the whole pipeline on this machine and keeps it running until Ctrl-C, with
@@ -72,9 +73,10 @@ public final class LocalStackMain {
                 for (var instance : extra) {
                     processStack.startInstance(instance.service(), instance.port());
                 }
-                return new Started(processStack, processSummary(processStack));
+                return new Started(processStack, processSummary(processStack), processStack.supervisedParts());
             }
-            return new Started(LocalStack.startEmbedded(settings, kafkaPort, controllerPort, postgresPort), "");
+            var embedded = LocalStack.startEmbedded(settings, kafkaPort, controllerPort, postgresPort);
+            return new Started(embedded, "", embedded.supervisedParts());
         };
         // Run for a command (scripts, CI): bounded, and a failed start ends the run with its reason. Run by hand:
         // as long as it takes, a failure as the exception.
@@ -82,10 +84,17 @@ public final class LocalStackMain {
                 : StackLauncher.startWithin(Duration.ofSeconds(port("IOT_START_TIMEOUT", 300)), start, options.log());
         var stack = up.stack();
         var summary = up.summary();
+        // On by default: a part that dies is started again, so a crash is a blip rather than an outage.
+        var supervisor = env("IOT_SUPERVISE", "true").equalsIgnoreCase("false") ? null
+                : Supervisor.start(up.parts(), Supervisor.Policy.DEFAULT, System.out);
         var stopped = new CountDownLatch(1);
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             System.out.println("Stopping the pipeline...");
             try {
+                if (supervisor != null) {
+                    // First, so that the parts stopped now are not started again.
+                    supervisor.close();
+                }
                 stack.close();
             } catch (Exception e) {
                 e.printStackTrace();
@@ -114,12 +123,16 @@ public final class LocalStackMain {
                     -d '{"deviceId":"em300-1","payloadHex":"01755C03673401046865"}'
 
                 %s
+                %s
                 READY
                 %n""", (System.nanoTime() - started) / 1e9, processes ? ", one process per service" : "", dataDir,
                 url.apply(Service.INGEST), url.apply(Service.DECODER), url.apply(Service.RULES),
                 url.apply(Service.NOTIFY), url.apply(Service.NOTIFY).replaceFirst("^http", "ws") + "/ws", kafkaPort,
                 postgresPort, Postgres.DATABASE, summary, settings.deviceKey(), settings.dashboardToken(),
                 settings.adminToken(), url.apply(Service.INGEST), settings.deviceKey(),
+                supervisor == null ? "Nothing restarts a part that dies (IOT_SUPERVISE=false)."
+                        : "A part that dies is restarted: " + up.parts().stream().map(Supervisor.Part::name)
+                                .collect(Collectors.joining(", ")) + ".",
                 options.then() == null ? "Ctrl-C stops everything." : "Running: " + String.join(" ", options.then()));
         if (options.then() != null) {
             // The shutdown hook stops the stack once the command has ended.
@@ -131,7 +144,7 @@ public final class LocalStackMain {
     private record Extra(Service service, int port) {
     }
 
-    private record Started(AutoCloseable stack, String summary) {
+    private record Started(AutoCloseable stack, String summary, List<Supervisor.Part> parts) {
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.iotpipeline.localstack;
 
+import ch.qos.logback.classic.Level;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -8,6 +9,9 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
+import org.slf4j.LoggerFactory;
 
 /** A real PostgreSQL server (zonky's binaries from Maven Central) whose data directory survives restarts. */
 final class Postgres implements AutoCloseable {
@@ -105,7 +109,7 @@ final class Postgres implements AutoCloseable {
         postmasterPid(dir).flatMap(ProcessHandle::of)
                 .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(false))
                 .ifPresent(stale -> {
-                    org.slf4j.LoggerFactory.getLogger(Postgres.class)
+                    LoggerFactory.getLogger(Postgres.class)
                             .warn("Stopping a PostgreSQL left over from an earlier run (pid {})", stale.pid());
                     Orphans.signal(stale.pid(), "INT");
                     stale.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
@@ -147,6 +151,22 @@ final class Postgres implements AutoCloseable {
         return start(dir, server.getPort(), durable);
     }
 
+    /**
+     * PostgreSQL as the stack's supervisor watches it; {@code current} is the running server object, which each
+     * restart replaces through {@code replace}.
+     */
+    static Supervisor.Part supervised(Supplier<Postgres> current, Consumer<Postgres> replace) {
+        return Supervisor.part("postgres", () -> current.get().pid().flatMap(ProcessHandle::of),
+                () -> "its postmaster is gone, how is unknown: it is not a child of this JVM; its data: "
+                        + current.get().dir,
+                () -> {
+                    var dead = current.get();
+                    // Releases zonky's hold on the data directory before the new server takes it.
+                    dead.kill();
+                    replace.accept(dead.restart());
+                });
+    }
+
     /** Abrupt death of the postmaster, as on a crash; for fault tests. */
     void kill() {
         pid().ifPresent(pid -> {
@@ -154,11 +174,17 @@ final class Postgres implements AutoCloseable {
             ProcessHandle.of(pid).ifPresent(p -> p.onExit().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
                     .exceptionally(t -> null).join());
         });
+        // Releases zonky's lock on the data directory. Its pg_ctl stop finds no server and fails, which zonky logs
+        // as an error with a stack trace: expected here, so that logger is silent for the call.
+        var zonky = (ch.qos.logback.classic.Logger) LoggerFactory.getLogger(EmbeddedPostgres.class);
+        var level = zonky.getLevel();
+        zonky.setLevel(Level.OFF);
         try {
-            // Releases zonky's lock on the data directory; its pg_ctl stop finds no server and returns.
             server.close();
         } catch (IOException | RuntimeException expected) {
             // the server is already gone
+        } finally {
+            zonky.setLevel(level);
         }
     }
 

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 
@@ -192,6 +193,20 @@ public final class ProcessStack implements AutoCloseable {
     public Instance first(Service service) {
         return instances.stream().filter(i -> i.service == service).findFirst()
                 .orElseThrow(() -> new IllegalStateException("no " + service.shortName() + " instance"));
+    }
+
+    /** What a supervisor restarts when it dies: the broker, PostgreSQL and every service instance running now. */
+    List<Supervisor.Part> supervisedParts() {
+        var parts = new ArrayList<Supervisor.Part>();
+        parts.add(broker.supervised());
+        parts.add(Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
+        for (var instance : instances) {
+            parts.add(Supervisor.part(instance.service.shortName() + " :" + instance.port,
+                    () -> Optional.ofNullable(instance.process).map(Process::toHandle),
+                    () -> Supervisor.ending(instance.process) + "; its log: " + instance.log,
+                    () -> launch(instance)));
+        }
+        return parts;
     }
 
     public KafkaBroker broker() {

@@ -1,0 +1,226 @@
+package dev.iotpipeline.localstack;
+
+import java.io.PrintStream;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.LocalTime;
+import java.time.ZoneId;
+import java.time.format.DateTimeFormatter;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+
+/**
+ * Starts again, with backoff, each part of a running stack whose process dies, and says on the console which part
+ * died, how and when it is back; a part that keeps dying is reported loudly and left down.
+ */
+final class Supervisor implements AutoCloseable {
+
+    /** One supervised process: the broker, PostgreSQL or a service instance. */
+    interface Part {
+
+        String name();
+
+        /** The process running the part now, empty while it is down. */
+        Optional<ProcessHandle> process();
+
+        /** How the part's last process ended, as precisely as this JVM knows (a child's exit status, else less). */
+        String ending();
+
+        /** Starts the part again and returns once it is ready (its warm-up included); throws if it is not. */
+        void restart() throws Exception;
+    }
+
+    /** Starts a part again and returns once it is ready. */
+    @FunctionalInterface
+    interface Restart {
+        void run() throws Exception;
+    }
+
+    /** A part from its parts: where its process is, how it ended, how it starts again. */
+    static Part part(String name, Supplier<Optional<ProcessHandle>> process, Supplier<String> ending, Restart restart) {
+        return new Part() {
+            @Override
+            public String name() {
+                return name;
+            }
+
+            @Override
+            public Optional<ProcessHandle> process() {
+                return process.get();
+            }
+
+            @Override
+            public String ending() {
+                return ending.get();
+            }
+
+            @Override
+            public void restart() throws Exception {
+                restart.run();
+            }
+        };
+    }
+
+    /** When to restart: the first delay, its growth and ceiling, and how many deaths in a window mean give up. */
+    record Policy(Duration firstDelay, Duration maxDelay, int maxDeaths, Duration window, Duration pollEvery) {
+
+        static final Policy DEFAULT = new Policy(Duration.ofMillis(500), Duration.ofSeconds(30), 5,
+                Duration.ofMinutes(5), Duration.ofMillis(200));
+
+        /** The delay before restart number {@code deaths} within the window: doubling from the first. */
+        Duration delay(int deaths) {
+            var delay = firstDelay.multipliedBy(1L << Math.min(20, Math.max(0, deaths - 1)));
+            return delay.compareTo(maxDelay) > 0 ? maxDelay : delay;
+        }
+    }
+
+    private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+
+    private final List<Part> parts;
+    private final Policy policy;
+    private final PrintStream console;
+    private final Clock clock;
+    private final Map<String, Deque<Instant>> deaths = new ConcurrentHashMap<>();
+    private final Map<String, Boolean> givenUp = new ConcurrentHashMap<>();
+    private final Thread thread;
+    private volatile boolean closed;
+
+    private Supervisor(List<Part> parts, Policy policy, PrintStream console, Clock clock) {
+        this.parts = List.copyOf(parts);
+        this.policy = policy;
+        this.console = console;
+        this.clock = clock;
+        this.thread = Thread.ofPlatform().daemon().name("stack-supervisor").unstarted(this::watch);
+    }
+
+    /** Starts watching {@code parts}, each of which must be running now. */
+    static Supervisor start(List<Part> parts, Policy policy, PrintStream console) {
+        var supervisor = new Supervisor(parts, policy, console, Clock.systemDefaultZone());
+        supervisor.thread.start();
+        return supervisor;
+    }
+
+    /** Whether the supervisor stopped restarting {@code part} because it kept dying. */
+    boolean gaveUp(String part) {
+        return givenUp.getOrDefault(part, false);
+    }
+
+    private void watch() {
+        while (!closed) {
+            for (var part : parts) {
+                if (closed) {
+                    return;
+                }
+                if (!givenUp.containsKey(part.name()) && part.process().map(p -> !p.isAlive()).orElse(true)) {
+                    recover(part);
+                }
+            }
+            try {
+                Thread.sleep(policy.pollEvery().toMillis());
+            } catch (InterruptedException e) {
+                return;
+            }
+        }
+    }
+
+    /** Restarts a dead part until it is up, waiting longer after each death; gives up on one that keeps dying. */
+    private void recover(Part part) {
+        var diedAt = clock.instant();
+        var ending = part.ending();
+        while (!closed) {
+            var recent = deaths.computeIfAbsent(part.name(), name -> new ArrayDeque<>());
+            recent.addLast(clock.instant());
+            while (!recent.isEmpty() && recent.peekFirst().isBefore(clock.instant().minus(policy.window()))) {
+                recent.removeFirst();
+            }
+            if (recent.size() > policy.maxDeaths()) {
+                givenUp.put(part.name(), true);
+                console.printf("%n[supervisor] %s %s has died %d times within %s (last: %s) and is NOT restarted again."
+                        + "%n[supervisor] The rest of the pipeline keeps running without it; fix the cause (see its log),"
+                        + " then restart the pipeline.%n%n", at(clock.instant()), part.name(), recent.size(),
+                        human(policy.window()), ending);
+                return;
+            }
+            var delay = policy.delay(recent.size());
+            console.printf("[supervisor] %s %s died (%s); restarting it in %s%n", at(diedAt), part.name(), ending,
+                    human(delay));
+            try {
+                Thread.sleep(delay.toMillis());
+                if (closed) {
+                    return;
+                }
+                part.restart();
+                var pid = part.process().map(p -> " (pid " + p.pid() + ")").orElse("");
+                console.printf("[supervisor] %s %s is back%s, ready %.1f s after it died%n", at(clock.instant()),
+                        part.name(), pid, Duration.between(diedAt, clock.instant()).toMillis() / 1000.0);
+                return;
+            } catch (InterruptedException e) {
+                return;
+            } catch (Exception e) {
+                if (closed) {
+                    return;
+                }
+                ending = "its restart failed: " + e.getMessage().lines().findFirst().orElse(e.toString());
+                diedAt = clock.instant();
+            }
+        }
+    }
+
+    private String at(Instant instant) {
+        return LocalTime.ofInstant(instant, ZoneId.systemDefault()).truncatedTo(ChronoUnit.SECONDS).format(TIME);
+    }
+
+    private static String human(Duration duration) {
+        if (duration.toMillis() % 1000 != 0) {
+            return String.format("%.1f s", duration.toMillis() / 1000.0);
+        }
+        long seconds = duration.toSeconds();
+        return seconds % 60 == 0 && seconds > 0 ? seconds / 60 + " min" : seconds + " s";
+    }
+
+    /**
+     * How a child process ended: its exit code, or the signal that killed it (the JDK reports death by signal N
+     * as 128 + N, as shells do).
+     */
+    static String ending(Process process) {
+        if (process == null) {
+            return "never started";
+        }
+        if (process.isAlive()) {
+            return "still running";
+        }
+        int status = process.exitValue();
+        if (status > 128 && status <= 128 + 64) {
+            int signal = status - 128;
+            return "killed by signal " + signal + signalName(signal);
+        }
+        return "exit code " + status;
+    }
+
+    private static String signalName(int signal) {
+        return switch (signal) {
+            case 1 -> ", SIGHUP";
+            case 2 -> ", SIGINT";
+            case 6 -> ", SIGABRT";
+            case 9 -> ", SIGKILL";
+            case 11 -> ", SIGSEGV";
+            case 15 -> ", SIGTERM";
+            default -> "";
+        };
+    }
+
+    /** Stops watching; parts stopped after this are not restarted. Waits for a restart under way to end. */
+    @Override
+    public void close() throws InterruptedException {
+        closed = true;
+        thread.interrupt();
+        thread.join(Duration.ofSeconds(60));
+    }
+}

@@ -1,0 +1,163 @@
+package dev.iotpipeline.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./pipeline run --processes} as an operator runs it: a kill -9 of a service process, of the broker and of
+ * PostgreSQL each ends with that part started again and said so on the console, and the pipeline stores uplinks
+ * again afterwards.
+ */
+class SupervisedRunIT {
+
+    private static final Pattern BACK = Pattern.compile("\\[supervisor] \\S+ (.+) is back \\(pid (\\d+)\\), ready"
+            + " ([0-9.]+) s after it died");
+
+    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+    @TempDir
+    Path data;
+
+    @Test
+    void aKilledServiceBrokerOrDatabaseIsRestartedAndTheConsoleSaysWhichHowAndWhenBack() throws Exception {
+        var root = Path.of("").toAbsolutePath().getParent();
+        var console = data.resolve("console.txt");
+        var ports = new LinkedHashMap<String, Integer>();
+        for (var name : List.of("INGEST", "DECODER", "RULES", "NOTIFY", "KAFKA", "KAFKA_CONTROLLER", "POSTGRES")) {
+            ports.put(name, EmbeddedStack.freePort());
+        }
+        var builder = new ProcessBuilder(List.of("bash", root.resolve("pipeline").toString(), "run", "--no-build",
+                "--processes")).redirectErrorStream(true).redirectOutput(console.toFile());
+        var env = builder.environment();
+        env.keySet().removeIf(name -> name.startsWith("IOT_"));
+        env.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
+        env.put("IOT_DATA_DIR", data.resolve("stack").toString());
+        ports.forEach((name, port) -> env.put("IOT_" + name + "_PORT", Integer.toString(port)));
+        var run = builder.start();
+        try {
+            await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                assertThat(run.isAlive()).as("./pipeline run exited:%n%s", read(console)).isTrue();
+                return read(console).lines().anyMatch("READY"::equals);
+            });
+            assertThat(read(console)).contains("A part that dies is restarted: kafka, postgres, decoder :"
+                    + ports.get("DECODER"));
+            var ingest = "http://127.0.0.1:" + ports.get("INGEST");
+            var notify = "http://127.0.0.1:" + ports.get("NOTIFY");
+
+            long decoder = pidOf(console, "decoder");
+            kill9(decoder);
+            var decoderBack = awaitBack(console, "decoder :" + ports.get("DECODER"));
+            assertThat(read(console)).contains("decoder :" + ports.get("DECODER")
+                    + " died (killed by signal 9, SIGKILL; its log: ");
+            assertThat(decoderBack.pid()).isNotEqualTo(decoder);
+            assertThat(ready("http://127.0.0.1:" + ports.get("DECODER"))).isTrue();
+
+            kill9(pidOf(console, "kafka"));
+            awaitBack(console, "kafka");
+
+            kill9(pidOf(console, "postgres"));
+            awaitBack(console, "postgres");
+            assertThat(read(console)).contains("postgres died (its postmaster is gone");
+
+            // Whatever restarted, an uplink posted now is stored.
+            await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofSeconds(1)).until(() -> send(
+                    HttpRequest.newBuilder(URI.create(ingest + "/sensor-data/supervised/encoded/em300th"))
+                            .header("Authorization", "Bearer demo-device-key")
+                            .header("Content-Type", "application/json")
+                            .POST(HttpRequest.BodyPublishers.ofString(
+                                    "{\"deviceId\":\"em300-1\",\"payloadHex\":\"01755C03673401046865\",\"id\":"
+                                            + "\"supervised-1\"}"))).statusCode() == 202);
+            await().atMost(Duration.ofMinutes(1)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                var count = send(HttpRequest.newBuilder(URI.create(notify + "/data-units/count?channel=supervised"))
+                        .header("Authorization", "Bearer demo-dashboard-token"));
+                return count.statusCode() == 200 && count.body().contains("\"count\":1");
+            });
+            assertThat(read(console)).doesNotContain("NOT restarted again");
+        } finally {
+            run.destroy();
+            if (!run.waitFor(90, TimeUnit.SECONDS)) {
+                run.destroyForcibly().waitFor();
+            }
+        }
+    }
+
+    private record Back(String part, long pid, double seconds) {
+    }
+
+    /** Waits for the console's "is back" line of {@code part}; generous, as other builds share the machine. */
+    private static Back awaitBack(Path console, String part) {
+        return await().atMost(Duration.ofMinutes(2)).pollInterval(Duration.ofMillis(250)).until(() -> {
+            var matcher = BACK.matcher(read(console));
+            Back back = null;
+            while (matcher.find()) {
+                if (matcher.group(1).equals(part)) {
+                    back = new Back(part, Long.parseLong(matcher.group(2)), Double.parseDouble(matcher.group(3)));
+                }
+            }
+            return back;
+        }, back -> back != null);
+    }
+
+    /** The newest pid the console gives a part: the banner's process list, then the supervisor's lines. */
+    private static long pidOf(Path console, String part) throws IOException {
+        long pid = -1;
+        var banner = Pattern.compile("^ {4}" + Pattern.quote(part) + " +pid (\\d+)");
+        for (var line : read(console).lines().toList()) {
+            var listed = banner.matcher(line);
+            if (listed.find()) {
+                pid = Long.parseLong(listed.group(1));
+            }
+            var back = BACK.matcher(line);
+            if (back.find() && back.group(1).split(" ")[0].equals(part)) {
+                pid = Long.parseLong(back.group(2));
+            }
+        }
+        assertThat(pid).as("pid of %s in the console", part).isPositive();
+        return pid;
+    }
+
+    private boolean ready(String url) {
+        return send(HttpRequest.newBuilder(URI.create(url + "/actuator/health/readiness"))).statusCode() == 200;
+    }
+
+    /** An answer; status -1 when none came. */
+    private record Answer(int statusCode, String body) {
+    }
+
+    private Answer send(HttpRequest.Builder request) {
+        try {
+            var response = http.send(request.timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            return new Answer(response.statusCode(), response.body());
+        } catch (IOException e) {
+            return new Answer(-1, e.toString());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static void kill9(long pid) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor()).as("kill -9 %d", pid)
+                .isZero();
+    }
+
+    private static String read(Path file) throws IOException {
+        return Files.exists(file) ? Files.readString(file) : "";
+    }
+}

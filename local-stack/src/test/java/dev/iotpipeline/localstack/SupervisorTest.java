@@ -1,0 +1,145 @@
+package dev.iotpipeline.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/** The supervisor on real child processes, killed with kill -9. */
+class SupervisorTest {
+
+    private static final Supervisor.Policy FAST = new Supervisor.Policy(Duration.ofMillis(20), Duration.ofMillis(80),
+            3, Duration.ofMinutes(1), Duration.ofMillis(20));
+
+    private final ByteArrayOutputStream output = new ByteArrayOutputStream();
+    private final PrintStream console = new PrintStream(output, true, StandardCharsets.UTF_8);
+    private final List<Process> started = new ArrayList<>();
+    private Supervisor supervisor;
+
+    /** A part whose process is a child started by {@code command}, started once now. */
+    private final class ChildPart {
+        volatile Process process;
+        final AtomicInteger starts = new AtomicInteger();
+        final List<String> command;
+
+        ChildPart(String... command) throws IOException {
+            this.command = List.of(command);
+            start();
+        }
+
+        void start() throws IOException {
+            process = new ProcessBuilder(command).start();
+            started.add(process);
+            starts.incrementAndGet();
+        }
+
+        Supervisor.Part part(String name) {
+            return Supervisor.part(name, () -> Optional.ofNullable(process).map(Process::toHandle),
+                    () -> Supervisor.ending(process), this::start);
+        }
+    }
+
+    @AfterEach
+    void stop() throws InterruptedException {
+        if (supervisor != null) {
+            supervisor.close();
+        }
+        started.forEach(Process::destroyForcibly);
+    }
+
+    @Test
+    void aPartKilledWithSigkillIsStartedAgainAndTheConsoleSaysHowItDiedAndWhenItIsBack() throws Exception {
+        var decoder = new ChildPart("sleep", "600");
+        var broker = new ChildPart("sleep", "600");
+        supervisor = Supervisor.start(List.of(decoder.part("decoder :8081"), broker.part("kafka")), FAST, console);
+        long killed = decoder.process.pid();
+
+        kill9(killed);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> decoder.starts.get() == 2 && decoder.process.isAlive());
+        await().atMost(Duration.ofSeconds(5)).until(() -> text().contains("decoder :8081 is back"));
+        assertThat(decoder.process.pid()).isNotEqualTo(killed);
+        assertThat(text()).contains("decoder :8081 died (killed by signal 9, SIGKILL); restarting it in 0.0 s")
+                .containsPattern("\\d\\d:\\d\\d:\\d\\d decoder :8081 is back \\(pid " + decoder.process.pid()
+                        + "\\), ready \\d+\\.\\d s after it died")
+                .doesNotContain("kafka");
+        assertThat(broker.starts).as("the part that did not die").hasValue(1);
+    }
+
+    @Test
+    void aPartThatKeepsDyingIsReportedLoudlyAndLeftDown() throws Exception {
+        var crashing = new ChildPart("sh", "-c", "exit 3");
+        supervisor = Supervisor.start(List.of(crashing.part("rules :8082")), FAST, console);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> supervisor.gaveUp("rules :8082"));
+        int starts = crashing.starts.get();
+        Thread.sleep(300);
+
+        assertThat(crashing.starts).as("no restart after giving up").hasValue(starts);
+        assertThat(starts).as("the first start and one per death allowed in the window").isEqualTo(1 + 3);
+        assertThat(text()).contains("rules :8082 died (exit code 3)",
+                "rules :8082 has died 4 times within 1 min (last: exit code 3) and is NOT restarted again");
+    }
+
+    @Test
+    void aRestartThatFailsIsTriedAgainWithALongerDelay() throws Exception {
+        var sleeper = new ChildPart("sleep", "600");
+        var attempts = new AtomicInteger();
+        var part = Supervisor.part("postgres", () -> Optional.of(sleeper.process.toHandle()),
+                () -> "its postmaster is gone", () -> {
+                    if (attempts.incrementAndGet() == 1) {
+                        throw new IOException("port 5433 is still held\nsecond line");
+                    }
+                    sleeper.start();
+                });
+        supervisor = Supervisor.start(List.of(part), FAST, console);
+
+        kill9(sleeper.process.pid());
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> text().contains("postgres is back"));
+        assertThat(attempts).hasValue(2);
+        assertThat(text()).contains("postgres died (its postmaster is gone); restarting it in 0.0 s",
+                "postgres died (its restart failed: port 5433 is still held); restarting it in 0.0 s")
+                .doesNotContain("second line");
+    }
+
+    @Test
+    void afterCloseNothingIsRestarted() throws Exception {
+        var decoder = new ChildPart("sleep", "600");
+        supervisor = Supervisor.start(List.of(decoder.part("decoder :8081")), FAST, console);
+        supervisor.close();
+
+        kill9(decoder.process.pid());
+        decoder.process.waitFor();
+        Thread.sleep(200);
+
+        assertThat(decoder.starts).hasValue(1);
+        assertThat(text()).isEmpty();
+    }
+
+    @Test
+    void theDelayDoublesFromTheFirstUpToItsCeiling() {
+        var policy = Supervisor.Policy.DEFAULT;
+        assertThat(List.of(policy.delay(1), policy.delay(2), policy.delay(3), policy.delay(7), policy.delay(60)))
+                .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
+                        Duration.ofSeconds(30), Duration.ofSeconds(30));
+    }
+
+    private String text() {
+        return output.toString(StandardCharsets.UTF_8);
+    }
+
+    private static void kill9(long pid) throws Exception {
+        assertThat(new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor()).isZero();
+    }
+}
