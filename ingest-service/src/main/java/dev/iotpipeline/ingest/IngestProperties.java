@@ -36,12 +36,15 @@ public record IngestProperties(
 
     /**
      * The circuit in front of the producer: it opens after {@code failuresToOpen} consecutive failures that
-     * mean Kafka is unreachable, refuses at once while open, and closes when a background probe (a metadata
-     * request with {@code probeTimeout}, every {@code probeInterval}) gets an answer from the cluster.
+     * mean Kafka is unreachable, or when a request waited {@code stallAfter} with no ack in that time and the
+     * cluster does not answer a probe; it refuses at once while open (requests still waiting included), and closes
+     * when a background probe (a metadata request with {@code probeTimeout}, every {@code probeInterval}) gets an
+     * answer from the cluster. stallAfter plus probeTimeout bounds how long a request waits on a dead broker.
      */
     public record Circuit(@DefaultValue("1") @Positive int failuresToOpen,
             @NotNull @DurationMin(millis = 50) @DefaultValue("500ms") Duration probeInterval,
-            @NotNull @DurationMin(millis = 1) @DefaultValue("500ms") Duration probeTimeout) {
+            @NotNull @DurationMin(millis = 1) @DefaultValue("500ms") Duration probeTimeout,
+            @NotNull @DurationMin(millis = 50) @DefaultValue("200ms") Duration stallAfter) {
     }
 
     /** Size limits: per uplink payload and per batch (the request body is bounded by {@code iot.http.max-body-size}). */

@@ -8,6 +8,9 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -17,8 +20,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A circuit in front of the Kafka producer that opens on the first failures meaning Kafka is unreachable,
- * refuses at once while open, and is closed only by a background probe that got an answer from the cluster.
+ * A circuit in front of the Kafka producer that opens on the first failures meaning Kafka is unreachable, or when
+ * sends stall and the cluster does not answer a probe, refuses at once while open (requests still waiting
+ * included), and is closed only by a background probe that got an answer from the cluster.
  */
 public final class KafkaCircuit implements AutoCloseable {
 
@@ -34,6 +38,9 @@ public final class KafkaCircuit implements AutoCloseable {
     private final CircuitBreaker breaker;
     private final BrokerProbe probe;
     private final Counter refused;
+    /** The requests awaiting Kafka's ack, with when each started: refused at once when the circuit opens. */
+    private final Map<CompletableFuture<?>, Long> waiting = new ConcurrentHashMap<>();
+    private volatile long lastAckNanos = System.nanoTime();
     private ScheduledExecutorService prober;
 
     /**
@@ -55,7 +62,10 @@ public final class KafkaCircuit implements AutoCloseable {
                 .build());
         breaker.getEventPublisher().onStateTransition(event -> {
             switch (event.getStateTransition().getToState()) {
-                case OPEN -> log.warn("Kafka circuit open: refusing uplinks with 503 until the cluster answers a probe");
+                case OPEN -> {
+                    log.warn("Kafka circuit open: refusing uplinks with 503 until the cluster answers a probe");
+                    refuseWaiting();
+                }
                 case CLOSED -> log.info("Kafka circuit closed: the cluster answered, uplinks go to Kafka again");
                 default -> log.info("Kafka circuit {}", event.getStateTransition());
             }
@@ -69,14 +79,69 @@ public final class KafkaCircuit implements AutoCloseable {
     }
 
     /** Starts the background probe on one daemon thread; it only talks to the cluster while the circuit is open. */
-    public synchronized KafkaCircuit startProbing(Duration interval) {
+    public KafkaCircuit startProbing(Duration interval) {
+        return startProbing(interval, null);
+    }
+
+    /**
+     * As {@link #startProbing(Duration)}, and while closed: when a request has waited {@code stallAfter} for its ack
+     * and no ack came in that long either, the cluster is probed, and the circuit opens if it does not answer. A
+     * broker that dies mid-request is then refused within stallAfter plus the probe's timeout, where waiting for
+     * the producer's own timeouts would take seconds. Null: no such watch.
+     */
+    public synchronized KafkaCircuit startProbing(Duration interval, Duration stallAfter) {
         if (prober == null) {
             prober = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().name("kafka-circuit-probe").daemon().factory());
             prober.scheduleWithFixedDelay(this::probeIfOpen, interval.toMillis(), interval.toMillis(),
                     TimeUnit.MILLISECONDS);
+            if (stallAfter != null) {
+                long every = Math.max(10, stallAfter.toMillis() / 5);
+                prober.scheduleWithFixedDelay(() -> probeIfStalled(stallAfter), every, every, TimeUnit.MILLISECONDS);
+            }
         }
         return this;
+    }
+
+    /**
+     * Refuses {@code request} with {@link BrokerNotAvailableException} should the circuit open before it completes;
+     * for a request that {@link #tryAcquire} let through and that now awaits Kafka.
+     */
+    public void awaiting(CompletableFuture<?> request) {
+        waiting.put(request, System.nanoTime());
+        request.whenComplete((ignored, error) -> waiting.remove(request));
+        if (isOpen()) {
+            refuseWaiting();
+        }
+    }
+
+    private void refuseWaiting() {
+        for (var request : waiting.keySet()) {
+            request.completeExceptionally(new BrokerNotAvailableException(
+                    "the Kafka circuit opened while the uplink awaited its ack"));
+        }
+    }
+
+    /** One stall check: a request waiting stallAfter with no ack in that time makes the cluster answer a probe. */
+    void probeIfStalled(Duration stallAfter) {
+        if (isOpen() || waiting.isEmpty()) {
+            return;
+        }
+        long now = System.nanoTime();
+        long stall = stallAfter.toNanos();
+        if (now - lastAckNanos < stall || waiting.values().stream().noneMatch(started -> now - started >= stall)) {
+            return;
+        }
+        try {
+            if (!probe.clusterAnswers()) {
+                log.warn("Kafka stopped acknowledging for {} ms and the cluster does not answer", stallAfter.toMillis());
+                breaker.transitionToOpenState();
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (RuntimeException e) {
+            log.warn("Kafka circuit stall probe failed: {}", e.toString());
+        }
     }
 
     /**
@@ -94,6 +159,7 @@ public final class KafkaCircuit implements AutoCloseable {
 
     /** Kafka acknowledged a send that {@link #tryAcquire} let through at {@code startNanos}. */
     public void succeeded(long startNanos) {
+        lastAckNanos = System.nanoTime();
         breaker.onSuccess(System.nanoTime() - startNanos, TimeUnit.NANOSECONDS);
     }
 

@@ -72,19 +72,29 @@ class UplinkPublisher {
             return CompletableFuture.failedFuture(unavailable("kafka-unavailable",
                     "The uplink could not be made durable; retry later", e));
         }
-        return CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        // Answered by the acks, by our timeout, or at once should the circuit open meanwhile (the broker died).
+        var acked = new CompletableFuture<Void>();
+        circuit.awaiting(acked);
+        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
                 .orTimeout(sendTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .handle((ignored, error) -> {
-                    release(count);
-                    if (error != null) {
-                        circuit.failed(started, error);
-                        throw new CompletionException(unavailable("kafka-unavailable",
-                                "The uplink could not be made durable; retry later", error));
+                .whenComplete((ignored, error) -> {
+                    if (error == null) {
+                        acked.complete(null);
+                    } else {
+                        acked.completeExceptionally(error);
                     }
-                    circuit.succeeded(started);
-                    sample.stop(metrics.kafkaSend());
-                    return uplinks;
                 });
+        return acked.handle((ignored, error) -> {
+            release(count);
+            if (error != null) {
+                circuit.failed(started, error);
+                throw new CompletionException(unavailable("kafka-unavailable",
+                        "The uplink could not be made durable; retry later", error));
+            }
+            circuit.succeeded(started);
+            sample.stop(metrics.kafkaSend());
+            return uplinks;
+        });
     }
 
     private void release(int count) {

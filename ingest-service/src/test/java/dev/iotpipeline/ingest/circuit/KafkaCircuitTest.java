@@ -6,10 +6,14 @@ import static org.awaitility.Awaitility.await;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.kafka.common.errors.BrokerNotAvailableException;
 import org.apache.kafka.common.errors.NetworkException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -154,6 +158,72 @@ class KafkaCircuitTest {
             await().atMost(Duration.ofSeconds(2)).until(() -> !flaky.isOpen());
             assertThat(calls.get()).isGreaterThanOrEqualTo(2);
         }
+    }
+
+    @Test
+    void shouldRefuseAWaitingRequestAtOnceWhenItsAcksStallAndTheClusterDoesNotAnswer() {
+        circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(100));
+        assertThat(circuit.tryAcquire()).isTrue();
+        var request = new CompletableFuture<Void>();
+        long started = System.nanoTime();
+
+        circuit.awaiting(request);
+
+        var refusal = await().atMost(Duration.ofSeconds(5)).until(() -> {
+            try {
+                request.get(10, TimeUnit.MILLISECONDS);
+                return null;
+            } catch (ExecutionException e) {
+                return e.getCause();
+            } catch (java.util.concurrent.TimeoutException notYet) {
+                return null;
+            }
+        }, cause -> cause != null);
+        assertThat(refusal).isInstanceOf(BrokerNotAvailableException.class);
+        assertThat(KafkaCircuit.meansUnavailable(refusal)).isTrue();
+        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("not before the stall").isGreaterThanOrEqualTo(
+                Duration.ofMillis(100));
+        assertThat(circuit.isOpen()).isTrue();
+        assertThat(probes).as("probed once the request stalled").hasPositiveValue();
+    }
+
+    @Test
+    void shouldLeaveAStalledRequestWaitingWhileTheClusterAnswers() {
+        clusterAnswers.set(true);
+        circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(50));
+        assertThat(circuit.tryAcquire()).isTrue();
+        var request = new CompletableFuture<Void>();
+
+        circuit.awaiting(request);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> probes.get() > 0);
+        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(() -> !request.isDone());
+        assertThat(circuit.isOpen()).isFalse();
+    }
+
+    @Test
+    void shouldRefuseRequestsStillWaitingWhenAnotherSendOpensTheCircuit() {
+        assertThat(circuit.tryAcquire()).isTrue();
+        var waiting = new CompletableFuture<Void>();
+        circuit.awaiting(waiting);
+
+        open();
+
+        assertThat(waiting).isCompletedExceptionally();
+        assertThat(waiting.exceptionNow()).isInstanceOf(BrokerNotAvailableException.class);
+    }
+
+    @Test
+    void shouldNotProbeWhileAcksKeepComing() {
+        circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(50));
+        assertThat(circuit.tryAcquire()).isTrue();
+        var request = new CompletableFuture<Void>();
+        circuit.awaiting(request);
+
+        request.complete(null);
+        circuit.succeeded(System.nanoTime());
+
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> probes.get() == 0);
     }
 
     private void open() {
