@@ -183,11 +183,19 @@ public final class KafkaBroker implements AutoCloseable {
         return process != null && process.isAlive();
     }
 
-    /** The broker as the stack's supervisor watches it: restarted on the same data and ports when it dies. */
-    Supervisor.Part supervised() {
+    /**
+     * The broker as the stack's supervisor watches it: restarted on the same data and ports when it dies, and warmed
+     * up for {@code warmup} (null: not) before it counts as back.
+     */
+    Supervisor.Part supervised(Duration warmup) {
         return Supervisor.part("kafka", () -> Optional.ofNullable(process).map(Process::toHandle),
                 () -> Supervisor.ending(process) + "; its log: " + dir.resolve("broker.log"),
-                () -> restart(Duration.ofSeconds(90)));
+                () -> {
+                    restart(Duration.ofSeconds(90));
+                    if (warmup != null) {
+                        BrokerWarmup.run(bootstrapServers(), warmup);
+                    }
+                });
     }
 
     /** Abrupt death, as on SIGKILL or a crashed machine; for fault tests. */

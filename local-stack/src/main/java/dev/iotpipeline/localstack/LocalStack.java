@@ -5,6 +5,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -37,6 +38,11 @@ public final class LocalStack implements AutoCloseable {
         public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, String adminToken,
                 int partitions) {
             this(dataDir, ports, deviceKey, dashboardToken, adminToken, partitions, List.of(), true);
+        }
+
+        /** Whether the parts warm up before they report ready: unless a service property turns it off. */
+        boolean warmup() {
+            return !properties.contains("iot.warmup.enabled=false");
         }
 
         int port(Service service) {
@@ -74,9 +80,13 @@ public final class LocalStack implements AutoCloseable {
         Postgres postgres = null;
         try {
             broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort, Duration.ofSeconds(90));
+            // While PostgreSQL and the services start, which need the broker only for metadata meanwhile.
+            var brokerWarm = warmBroker(settings, broker);
             postgres = Postgres.start(data.resolve("postgres"), postgresPort, settings.durable());
             var infrastructure = new Infrastructure(broker.bootstrapServers(), postgres.jdbcUrl(), Postgres.USER, "");
-            return new LocalStack(settings, infrastructure, broker, postgres).startServices();
+            var stack = new LocalStack(settings, infrastructure, broker, postgres).startServices();
+            brokerWarm.join();
+            return stack;
         } catch (Exception e) {
             if (postgres != null) {
                 postgres.close();
@@ -86,6 +96,12 @@ public final class LocalStack implements AutoCloseable {
             }
             throw e;
         }
+    }
+
+    /** The broker's warm-up in the background when the settings want it, else nothing. */
+    static CompletableFuture<Void> warmBroker(Settings settings, KafkaBroker broker) {
+        return settings.warmup() ? CompletableFuture.runAsync(() -> BrokerWarmup.run(broker.bootstrapServers(),
+                BrokerWarmup.BUDGET)) : CompletableFuture.completedFuture(null);
     }
 
     /** Starts only the services, against Kafka and PostgreSQL that run elsewhere (e.g. Testcontainers). */
@@ -139,7 +155,7 @@ public final class LocalStack implements AutoCloseable {
         if (broker == null || postgres == null) {
             return List.of();
         }
-        return List.of(broker.supervised(), Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
+        return List.of(broker.supervised(settings.warmup() ? BrokerWarmup.BUDGET : null), Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
     }
 
     /** Stops rules-service and starts it again on the same port and state directory. */

@@ -38,7 +38,10 @@ public final class LocalStackMain {
                 new LocalStack.Ports(port("IOT_INGEST_PORT", 8080), port("IOT_DECODER_PORT", 8081),
                         port("IOT_RULES_PORT", 8082), port("IOT_NOTIFY_PORT", 8083)),
                 env("IOT_DEVICE_KEY", "demo-device-key"), env("IOT_DASHBOARD_TOKEN", "demo-dashboard-token"),
-                env("IOT_ADMIN_TOKEN", "demo-admin-token"), port("IOT_PARTITIONS", LocalStack.Settings.DEFAULT_PARTITIONS), List.of(), true);
+                env("IOT_ADMIN_TOKEN", "demo-admin-token"), port("IOT_PARTITIONS", LocalStack.Settings.DEFAULT_PARTITIONS),
+                // The services read IOT_WARMUP_ENABLED themselves; the broker's warm-up follows the same switch.
+                env("IOT_WARMUP_ENABLED", "true").equalsIgnoreCase("false") ? List.of("iot.warmup.enabled=false")
+                        : List.of(), true);
         int kafkaPort = port("IOT_KAFKA_PORT", 9092);
         int controllerPort = port("IOT_KAFKA_CONTROLLER_PORT", kafkaPort + 1);
         int postgresPort = port("IOT_POSTGRES_PORT", 5433);

@@ -84,6 +84,7 @@ public final class ProcessStack implements AutoCloseable {
             int postgresPort) throws Exception {
         var data = settings.dataDir().toAbsolutePath();
         var broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort, Duration.ofSeconds(90));
+        var brokerWarm = LocalStack.warmBroker(settings, broker);
         Postgres postgres;
         try {
             postgres = Postgres.start(data.resolve("postgres"), postgresPort, settings.durable());
@@ -102,6 +103,7 @@ public final class ProcessStack implements AutoCloseable {
                 stack.launcher.awaitReady(instance);
             }
             stack.startInstance(Service.INGEST, settings.port(Service.INGEST));
+            brokerWarm.join();
             return stack;
         } catch (Exception e) {
             stack.close();
@@ -198,7 +200,7 @@ public final class ProcessStack implements AutoCloseable {
     /** What a supervisor restarts when it dies: the broker, PostgreSQL and every service instance running now. */
     List<Supervisor.Part> supervisedParts() {
         var parts = new ArrayList<Supervisor.Part>();
-        parts.add(broker.supervised());
+        parts.add(broker.supervised(settings.warmup() ? BrokerWarmup.BUDGET : null));
         parts.add(Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
         for (var instance : instances) {
             parts.add(Supervisor.part(instance.service.shortName() + " :" + instance.port,

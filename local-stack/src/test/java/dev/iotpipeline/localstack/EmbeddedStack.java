@@ -76,7 +76,10 @@ final class EmbeddedStack {
                         "notify.websocket.idle-timeout=5s",
                         "notify.websocket.max-message-bytes=16384",
                         "notify.websocket.max-subscriptions-per-connection=20",
-                        "notify.websocket.max-connections-per-credential=40"),
+                        "notify.websocket.max-connections-per-credential=40",
+                        // Seconds per start, for the many stacks of the suite; RunConsoleIT and the process stacks
+                        // start with the warm-up, as ./pipeline run does.
+                        "iot.warmup.enabled=false"),
                 // Speed over durability: these tests never kill PostgreSQL (the fault suite runs durable).
                 false);
     }

@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -42,7 +46,8 @@ class RunConsoleIT {
         env.put("IOT_INGEST_PORT", Integer.toString(EmbeddedStack.freePort()));
         env.put("IOT_DECODER_PORT", Integer.toString(EmbeddedStack.freePort()));
         env.put("IOT_RULES_PORT", Integer.toString(EmbeddedStack.freePort()));
-        env.put("IOT_NOTIFY_PORT", Integer.toString(EmbeddedStack.freePort()));
+        int notifyPort = EmbeddedStack.freePort();
+        env.put("IOT_NOTIFY_PORT", Integer.toString(notifyPort));
         env.put("IOT_KAFKA_PORT", Integer.toString(EmbeddedStack.freePort()));
         env.put("IOT_KAFKA_CONTROLLER_PORT", Integer.toString(EmbeddedStack.freePort()));
         env.put("IOT_POSTGRES_PORT", Integer.toString(EmbeddedStack.freePort()));
@@ -65,6 +70,17 @@ class RunConsoleIT {
             assertThat(beforeBanner).doesNotContain("ConsumerConfig values", "ProducerConfig values",
                     "AdminClientConfig values", "StreamsConfig values", "UNKNOWN_TOPIC_OR_PARTITION",
                     "Waiting for topic");
+            // Every service warmed its hot paths before it reported ready, and left nothing to see.
+            assertThat(beforeBanner.lines().filter(line -> line.contains("Warmed up in"))
+                    .map(line -> line.replaceFirst(".*before reporting ready: ", "")))
+                    .hasSize(4).anySatisfy(line -> assertThat(line).startsWith("ingest POST "))
+                    .anySatisfy(line -> assertThat(line).startsWith("decoder "))
+                    .anySatisfy(line -> assertThat(line).startsWith("rules "))
+                    .anySatisfy(line -> assertThat(line).startsWith("notify "));
+            var warmupData = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
+                            + notifyPort + "/data-units/count?channel=warmup"))
+                    .header("Authorization", "Bearer demo-dashboard-token").build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(warmupData.body()).isEqualTo("{\"count\":0}");
             assertThat(String.join("\n", lines.subList(banner, lines.size())))
                     .contains("admin token      demo-admin-token", "dashboard token  demo-dashboard-token",
                             "device key       demo-device-key", "READY");

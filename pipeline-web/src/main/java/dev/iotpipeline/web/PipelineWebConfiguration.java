@@ -9,6 +9,9 @@ import dev.iotpipeline.web.problem.ProblemErrorReportValve;
 import dev.iotpipeline.web.problem.ProblemWriter;
 import dev.iotpipeline.web.problem.RejectionCounter;
 import dev.iotpipeline.web.security.BearerSecurity;
+import dev.iotpipeline.web.warmup.Warmup;
+import dev.iotpipeline.web.warmup.WarmupProperties;
+import dev.iotpipeline.web.warmup.WarmupRunner;
 import org.apache.catalina.core.StandardHost;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
@@ -29,7 +32,7 @@ import tools.jackson.databind.json.JsonMapper;
  */
 @Configuration(proxyBeanMethods = false)
 @Import(BearerSecurity.class)
-@EnableConfigurationProperties(HttpLimits.class)
+@EnableConfigurationProperties({HttpLimits.class, WarmupProperties.class})
 public class PipelineWebConfiguration {
 
     /**
@@ -43,6 +46,12 @@ public class PipelineWebConfiguration {
 
     /** Before Spring Security's chain (order -100), so an oversized body costs no authentication either. */
     private static final int BODY_LIMIT_ORDER = -200;
+
+    /** The service's warm-up before it reports ready: whatever {@link Warmup} beans it declares. */
+    @Bean
+    WarmupRunner warmupRunner(ObjectProvider<Warmup> warmups, WarmupProperties properties) {
+        return new WarmupRunner(warmups.orderedStream().toList(), properties);
+    }
 
     /** The MVC mapper, with Spring Boot's settings but reading with the project's JSON limits. */
     @Bean

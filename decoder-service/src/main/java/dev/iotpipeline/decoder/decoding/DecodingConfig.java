@@ -3,6 +3,7 @@ package dev.iotpipeline.decoder.decoding;
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.registry.DeviceTypeRegistry;
 import dev.iotpipeline.events.DeadLetterHeaders;
+import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
@@ -31,6 +32,12 @@ class DecodingConfig {
                 properties.kafka().sendTimeout(), new DecoderMetrics(meters),
                 new RecordTracing(observations.getIfAvailable(() -> ObservationRegistry.NOOP), "decoder",
                         kafkaProperties.getConsumer().getGroupId()));
+    }
+
+    @Bean
+    DecoderWarmup decoderWarmup(DeviceTypeRegistry registry, KafkaTemplate<String, Object> kafka) {
+        return new DecoderWarmup(new UplinkDecoder(registry::resolve, Clock.systemUTC()),
+                () -> registry.all().stream().map(DeviceType::name).toList(), kafka);
     }
 
     /**

@@ -1,9 +1,11 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
+import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.web.problem.Problems;
 import dev.iotpipeline.web.security.Credential;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -67,6 +69,26 @@ final class DeviceUplinks {
     Answer chirpStack(String channel, String deviceType, String event, byte[] body, Credential.Device device) {
         var target = factory.target(channel, deviceType);
         return answer(target, NetworkServerFormats.chirpStack(event, items.parse(body)), device, "chirpstack");
+    }
+
+    /**
+     * What {@link #encoded} does short of Kafka: parse, validate, build and serialize the event, and the answer it
+     * would give; no rate limit, no send, no metric. For the warm-up before readiness.
+     */
+    Answer rehearseEncoded(String channel, String deviceType, byte[] body) {
+        var target = factory.target(channel, deviceType);
+        var json = items.parse(body);
+        var uplinks = items.map(json, UplinkRequest.class, (request, index) -> factory.create(target, request, null,
+                index));
+        var accepted = new ArrayList<Accepted>(uplinks.size());
+        for (var uplink : uplinks) {
+            if (EventJson.write(uplink).length == 0) {
+                throw new IllegalStateException("an uplink serialized to nothing");
+            }
+            accepted.add(new Accepted(uplink.id(), uplink.receivedAt()));
+        }
+        return new Answer(HttpStatus.ACCEPTED, json.isArray() ? new BatchAccepted(accepted.size(), accepted)
+                : accepted.getFirst());
     }
 
     /** 202 with the ids once Kafka has them all: one object for a single uplink, a list for a batch. */

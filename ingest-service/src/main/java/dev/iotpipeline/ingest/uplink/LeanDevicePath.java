@@ -118,11 +118,15 @@ final class LeanDevicePath implements Filter {
     private final MeterRegistry meters;
     private final Tracer tracer;
     private final Propagator propagator;
+    private final Rehearsal rehearsal;
     private final ConcurrentHashMap<Integer, Timer> timers = new ConcurrentHashMap<>();
 
-    /** {@code tracer} and {@code propagator} may be null (no tracing): a caller's trace is then not continued. */
+    /**
+     * {@code tracer} and {@code propagator} may be null (no tracing): a caller's trace is then not continued.
+     * Requests of the {@code rehearsal} (the warm-up's) are answered short of Kafka, without being counted.
+     */
     LeanDevicePath(DeviceUplinks uplinks, CredentialStore credentials, ProblemWriter problems, JsonMapper json,
-            long maxBodyBytes, MeterRegistry meters, Tracer tracer, Propagator propagator) {
+            long maxBodyBytes, MeterRegistry meters, Tracer tracer, Propagator propagator, Rehearsal rehearsal) {
         this.uplinks = uplinks;
         this.credentials = credentials;
         this.problems = problems;
@@ -131,6 +135,7 @@ final class LeanDevicePath implements Filter {
         this.meters = meters;
         this.tracer = tracer;
         this.propagator = propagator;
+        this.rehearsal = rehearsal;
     }
 
     @Override
@@ -142,6 +147,10 @@ final class LeanDevicePath implements Filter {
             return;
         }
         var match = "POST".equals(request.getMethod()) ? Match.of(request.getRequestURI()) : null;
+        if (match != null && match.route() == Route.ENCODED && rehearsal.matches(request)) {
+            rehearse(request, response, match);
+            return;
+        }
         var device = match == null ? null : device(request, match);
         if (device == null) {
             chain.doFilter(request, response);
@@ -200,12 +209,26 @@ final class LeanDevicePath implements Filter {
             case CHIRPSTACK, CHIRPSTACK_TYPED -> uplinks.chirpStack(match.channel(), match.deviceType(),
                     request.getParameter("event"), body, device);
         };
+        write(response, answer);
+    }
+
+    private void write(HttpServletResponse response, DeviceUplinks.Answer answer) throws IOException {
         response.setStatus(answer.status().value());
         if (answer.body() != null) {
             var bytes = json.writeValueAsBytes(answer.body());
             response.setContentType(MediaType.APPLICATION_JSON_VALUE);
             response.setContentLength(bytes.length);
             response.getOutputStream().write(bytes);
+        }
+    }
+
+    private void rehearse(HttpServletRequest request, HttpServletResponse response, Match match) throws IOException {
+        securityHeaders(response);
+        try {
+            var body = request.getInputStream().readNBytes((int) Math.min(request.getContentLengthLong(), maxBodyBytes));
+            write(response, uplinks.rehearseEncoded(match.channel(), match.deviceType(), body));
+        } catch (ErrorResponseException refused) {
+            problems.write(response, request.getRequestURI(), refused);
         }
     }
 

@@ -23,6 +23,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
+import org.springframework.core.env.Environment;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.core.Ordered;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -65,12 +66,25 @@ class UplinkConfig {
     @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
     FilterRegistrationBean<LeanDevicePath> leanDevicePath(DeviceUplinks uplinks, CredentialStore credentials,
             ProblemWriter problems, JsonMapper json, HttpLimits limits, MeterRegistry meters,
-            ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator) {
+            ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator, Rehearsal rehearsal) {
         var registration = new FilterRegistrationBean<>(new LeanDevicePath(uplinks, credentials, problems, json,
-                limits.maxBodySize().toBytes(), meters, tracer.getIfUnique(), propagator.getIfUnique()));
+                limits.maxBodySize().toBytes(), meters, tracer.getIfUnique(), propagator.getIfUnique(), rehearsal));
         registration.addUrlPatterns(LeanDevicePath.PREFIX + "*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
+    }
+
+    @Bean
+    Rehearsal rehearsal() {
+        return new Rehearsal();
+    }
+
+    /** Only with the lean path: the full chain would refuse the warm-up's requests, which carry no credential. */
+    @Bean
+    @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
+    IngestWarmup ingestWarmup(Environment environment, Rehearsal rehearsal, KafkaTemplate<String, Object> kafka) {
+        return new IngestWarmup(() -> environment.getRequiredProperty("local.server.port", Integer.class), rehearsal,
+                kafka);
     }
 
     @Bean

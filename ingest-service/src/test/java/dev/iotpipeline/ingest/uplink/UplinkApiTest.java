@@ -98,11 +98,16 @@ class UplinkApiTest {
         }
 
         @Bean
+        Rehearsal rehearsal() {
+            return new Rehearsal();
+        }
+
+        @Bean
         @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
         FilterRegistrationBean<LeanDevicePath> leanDevicePath(DeviceUplinks uplinks, CredentialStore credentials,
-                ProblemWriter problems, JsonMapper json, SimpleMeterRegistry requestMeters) {
+                ProblemWriter problems, JsonMapper json, SimpleMeterRegistry requestMeters, Rehearsal rehearsal) {
             var registration = new FilterRegistrationBean<>(new LeanDevicePath(uplinks, credentials, problems, json,
-                    1024, requestMeters, null, null));
+                    1024, requestMeters, null, null, rehearsal));
             registration.addUrlPatterns(LeanDevicePath.PREFIX + "*");
             registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
             return registration;
@@ -120,6 +125,9 @@ class UplinkApiTest {
 
     @Autowired
     MockMvc mvc;
+
+    @Autowired
+    Rehearsal rehearsal;
 
     @BeforeEach
     void acceptEverything() {
@@ -179,6 +187,30 @@ class UplinkApiTest {
         var timer = requestMeters.find("http.server.requests")
                 .tags("uri", "/sensor-data/{channel}/encoded/{deviceType}", "status", "202").timer();
         assertThat(timer == null ? 0 : timer.count()).isEqualTo(lean ? 1 : 0);
+    }
+
+    @Test
+    void shouldAnswerTheWarmupsRehearsalsAsAnUplinkWithoutSendingOrCountingThemOnlyWithItsSecret() throws Exception {
+        var body = "[{\"deviceId\":\"w1\",\"payloadHex\":\"" + HEX + "\"},{\"deviceId\":\"w2\",\"payloadHex\":\""
+                + HEX + "\"}]";
+        var rehearsed = mvc.perform(post("/sensor-data/warmup/encoded/em300th").header(Rehearsal.HEADER,
+                rehearsal.secret()).contentType(MediaType.APPLICATION_JSON).content(body));
+        if (lean) {
+            rehearsed.andExpect(status().isAccepted()).andExpect(jsonPath("$.accepted").value(2));
+        } else {
+            // Without the lean path there is no rehearsal (and no warm-up that would send one).
+            rehearsed.andExpect(status().isUnauthorized());
+        }
+        mvc.perform(post("/sensor-data/warmup/encoded/em300th").header(Rehearsal.HEADER, "0".repeat(64))
+                        .contentType(MediaType.APPLICATION_JSON).content(body))
+                .andExpect(status().isUnauthorized());
+        mvc.perform(post("/sensor-data/warmup/encoded/em300th").header(Rehearsal.HEADER, rehearsal.secret())
+                        .contentType(MediaType.APPLICATION_JSON).content("{\"deviceId\":\"w1\",\"payloadHex\":\"zz\"}"))
+                .andExpect(status().is(lean ? 400 : 401));
+
+        verify(intake, never()).accept(any(), anyList(), anyString());
+        assertThat(requestMeters.find("http.server.requests").tags("uri", "/sensor-data/{channel}/encoded/{deviceType}",
+                "status", "202").timer()).isNull();
     }
 
     @Test

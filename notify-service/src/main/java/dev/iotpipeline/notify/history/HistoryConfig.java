@@ -64,6 +64,11 @@ class HistoryConfig {
     }
 
     @Bean
+    HistoryWarmup historyWarmup(HistoryStore store, TransactionTemplate transactions) {
+        return new HistoryWarmup(store, transactions);
+    }
+
+    @Bean
     AlarmStore alarmStore(NamedParameterJdbcTemplate jdbc) {
         return new AlarmStore(jdbc);
     }

@@ -20,6 +20,11 @@ class RuleConfig {
     }
 
     @Bean
+    RulesWarmup rulesWarmup(RuleSet rules) {
+        return new RulesWarmup(rules);
+    }
+
+    @Bean
     RuleRegistry ruleRegistry(RuleSet rules, KafkaTemplate<String, Object> template, KafkaAdmin admin,
             ConsumerFactory<?, ?> consumers, RulesProperties properties) throws InterruptedException {
         var k = properties.kafka();

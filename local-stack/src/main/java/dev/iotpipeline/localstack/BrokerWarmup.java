@@ -1,0 +1,104 @@
+package dev.iotpipeline.localstack;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.apache.kafka.common.serialization.ByteArraySerializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The embedded broker's hot paths before the stack says READY: idempotent acks=all produce requests of one record
+ * and of a hundred, fetches and offset commits, on a topic and group of its own that are deleted afterwards, so a
+ * fresh or restarted broker answers the first uplinks with compiled code.
+ */
+final class BrokerWarmup {
+
+    private static final Logger log = LoggerFactory.getLogger(BrokerWarmup.class);
+
+    static final String TOPIC = "_iot-pipeline-warmup";
+
+    /** Long enough for the produce and fetch paths to be compiled; measured in docs/benchmarks/latency.md. */
+    static final Duration BUDGET = Duration.ofSeconds(3);
+
+    /** About a data unit's size. */
+    private static final byte[] VALUE = new byte[400];
+
+    private BrokerWarmup() {
+    }
+
+    /** Produces, fetches and commits for about {@code budget}; a failure is logged, never thrown. */
+    static void run(String bootstrapServers, Duration budget) {
+        long started = System.nanoTime();
+        long deadline = started + budget.toNanos();
+        var client = Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+        int produced = 0;
+        try (var admin = Admin.create(client)) {
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)
+                    .configs(Map.of("retention.ms", "60000")))).all().get(10, TimeUnit.SECONDS);
+            var partition = new TopicPartition(TOPIC, 0);
+            try (var producer = new KafkaProducer<byte[], byte[]>(producerConfig(bootstrapServers));
+                    var consumer = new KafkaConsumer<byte[], byte[]>(consumerConfig(bootstrapServers))) {
+                consumer.assign(Set.of(partition));
+                for (int round = 0; System.nanoTime() < deadline; round++) {
+                    // Mostly lone records, as single POSTs arrive, and now and then a batch, as batches do.
+                    int records = round % 10 == 9 ? 100 : 1;
+                    var acks = new ArrayList<Future<RecordMetadata>>(records);
+                    for (int i = 0; i < records; i++) {
+                        acks.add(producer.send(new ProducerRecord<>(TOPIC, Integer.toString(round).getBytes(), VALUE)));
+                    }
+                    for (var ack : acks) {
+                        ack.get(10, TimeUnit.SECONDS);
+                    }
+                    produced += records;
+                    if (!consumer.poll(Duration.ofMillis(1)).isEmpty()) {
+                        consumer.commitAsync();
+                    }
+                }
+                consumer.commitSync();
+            } finally {
+                admin.deleteTopics(List.of(TOPIC)).all().get(10, TimeUnit.SECONDS);
+                admin.deleteConsumerGroups(List.of(TOPIC)).all().get(10, TimeUnit.SECONDS);
+            }
+            log.info("Kafka broker warmed up in {} ms ({} records produced, fetched and committed)",
+                    (System.nanoTime() - started) / 1_000_000, produced);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } catch (Exception e) {
+            log.warn("Kafka broker warm-up stopped after {} records: {}", produced, e.toString());
+        }
+    }
+
+    private static Map<String, Object> producerConfig(String bootstrapServers) {
+        return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ProducerConfig.ACKS_CONFIG, "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
+                ProducerConfig.LINGER_MS_CONFIG, 0,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+    }
+
+    private static Map<String, Object> consumerConfig(String bootstrapServers) {
+        return Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG, TOPIC,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+    }
+}

@@ -1,0 +1,17 @@
+package dev.iotpipeline.web.warmup;
+
+/**
+ * One hot path of a service, exercised before the service reports ready, so that its first real requests meet
+ * compiled code, loaded classes and open connections instead of paying for them.
+ */
+public interface Warmup {
+
+    /** A short name for the log line. */
+    String name();
+
+    /**
+     * Runs the path once; {@code round} counts up from 0, to vary the input. It must leave nothing a user can see:
+     * no record in a topic, no row, no metric that counts traffic.
+     */
+    void exercise(int round) throws Exception;
+}
