@@ -67,7 +67,7 @@ class RunConsoleIT {
             var beforeBanner = String.join("\n", lines.subList(0, banner));
             assertThat(banner).as("lines before the banner:%n%s", beforeBanner)
                     .isLessThan(MAX_LINES_BEFORE_BANNER);
-            assertThat(beforeBanner).doesNotContain("ConsumerConfig values", "ProducerConfig values",
+            assertThat(beforeBanner).doesNotContain("dropped after", "warm-up stopped", "ConsumerConfig values", "ProducerConfig values",
                     "AdminClientConfig values", "StreamsConfig values", "UNKNOWN_TOPIC_OR_PARTITION",
                     "Waiting for topic");
             // Every service warmed its hot paths before it reported ready, and left nothing to see.
@@ -77,6 +77,7 @@ class RunConsoleIT {
                     .anySatisfy(line -> assertThat(line).startsWith("decoder "))
                     .anySatisfy(line -> assertThat(line).startsWith("rules "))
                     .anySatisfy(line -> assertThat(line).startsWith("notify "));
+            assertThat(beforeBanner).contains("Kafka broker warmed up in");
             var warmupData = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
                             + notifyPort + "/data-units/count?channel=warmup"))
                     .header("Authorization", "Bearer demo-dashboard-token").build(), HttpResponse.BodyHandlers.ofString());

@@ -2,32 +2,36 @@ package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.web.warmup.Warmup;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.time.Duration;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.concurrent.CompletableFuture;
+import java.util.List;
 import java.util.function.IntSupplier;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
- * Ingest's hot path before readiness: device uplinks POSTed to its own port, eight at a time, single and batched, through Tomcat,
- * the lean path, JSON parsing, validation and the event's serialization (a {@link Rehearsal}, so nothing reaches
- * Kafka or the metrics), and the producer's metadata and connection for uplinks.encoded.
+ * Ingest's hot path before readiness: device uplinks POSTed to its own port over kept-alive connections and over a
+ * new connection each round (a fleet connects as much as it posts), single and batched, through Tomcat, the lean
+ * path, JSON parsing, validation and the event's serialization; a {@link Rehearsal}, so nothing reaches Kafka or the
+ * metrics. Plain HTTP/1.1 on sockets, so that the time goes to the server's side rather than a client's. Also the
+ * producer's metadata and connection for uplinks.encoded.
  */
-final class IngestWarmup implements Warmup {
+final class IngestWarmup implements Warmup, AutoCloseable {
 
-    /** Requests in flight at once. */
-    private static final int PARALLEL = 8;
+    /** Connections kept alive, each with a request in flight per round. */
+    private static final int CONNECTIONS = 8;
 
     private static final String UPLINK = "{\"deviceId\":\"warmup-%d\",\"payloadHex\":\"01755C03673401046865\",\"fPort\":85}";
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
     private final IntSupplier port;
     private final Rehearsal rehearsal;
     private final KafkaOperations<String, Object> kafka;
+    private final List<Socket> kept = new ArrayList<>();
 
     IngestWarmup(IntSupplier port, Rehearsal rehearsal, KafkaOperations<String, Object> kafka) {
         this.port = port;
@@ -41,37 +45,99 @@ final class IngestWarmup implements Warmup {
     }
 
     @Override
-    public void exercise(int round) throws Exception {
+    public void exercise(int round) throws IOException {
         if (round == 0) {
             kafka.partitionsFor(PipelineTopic.UPLINKS_ENCODED.topicName());
-        }
-        // Several at once, over as many connections, as devices arrive; every tenth round's are batches of ten, as
-        // network servers and gateways send them.
-        var answers = new ArrayList<CompletableFuture<HttpResponse<String>>>(PARALLEL);
-        for (int i = 0; i < PARALLEL; i++) {
-            int n = round * PARALLEL + i;
-            var body = round % 10 == 9 ? batch(n) : UPLINK.formatted(n % 1000);
-            answers.add(http.sendAsync(HttpRequest.newBuilder(
-                            URI.create("http://127.0.0.1:" + port.getAsInt() + "/sensor-data/warmup/encoded/em300th"))
-                    .header("Content-Type", "application/json")
-                    .header(Rehearsal.HEADER, rehearsal.secret())
-                    .timeout(Duration.ofSeconds(5))
-                    .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString()));
-        }
-        for (var answer : answers) {
-            var response = answer.get();
-            if (response.statusCode() != 202) {
-                throw new IllegalStateException("a rehearsed uplink was answered " + response.statusCode() + ": "
-                        + response.body());
+            for (int i = 0; i < CONNECTIONS; i++) {
+                kept.add(connect());
             }
+        }
+        // Every tenth round's requests are batches of ten, as network servers and gateways send them.
+        for (int i = 0; i < kept.size(); i++) {
+            send(kept.get(i), body(round, i));
+        }
+        for (int i = 0; i < kept.size(); i++) {
+            // Tomcat ends a connection after its max-keep-alive-requests (100), as it would a device's.
+            if (expectAccepted(kept.get(i).getInputStream())) {
+                kept.get(i).close();
+                kept.set(i, connect());
+            }
+        }
+        try (var fresh = connect()) {
+            send(fresh, body(round, CONNECTIONS));
+            expectAccepted(fresh.getInputStream());
         }
     }
 
-    private static String batch(int round) {
+    private Socket connect() throws IOException {
+        var socket = new Socket();
+        socket.setTcpNoDelay(true);
+        socket.setSoTimeout(5000);
+        socket.connect(new InetSocketAddress("127.0.0.1", port.getAsInt()), 2000);
+        return socket;
+    }
+
+    private static String body(int round, int connection) {
+        int n = round * (CONNECTIONS + 1) + connection;
+        if (round % 10 != 9) {
+            return UPLINK.formatted(n % 1000);
+        }
         var items = new StringBuilder("[");
         for (int i = 0; i < 10; i++) {
-            items.append(i == 0 ? "" : ",").append(UPLINK.formatted((round + i) % 1000));
+            items.append(i == 0 ? "" : ",").append(UPLINK.formatted((n + i) % 1000));
         }
         return items.append(']').toString();
+    }
+
+    private void send(Socket socket, String json) throws IOException {
+        var body = json.getBytes(StandardCharsets.UTF_8);
+        var head = ("POST /sensor-data/warmup/encoded/em300th HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+                + "Content-Type: application/json\r\nAccept: application/json\r\n" + Rehearsal.HEADER + ": "
+                + rehearsal.secret() + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+                .getBytes(StandardCharsets.US_ASCII);
+        OutputStream out = socket.getOutputStream();
+        out.write(head);
+        out.write(body);
+        out.flush();
+    }
+
+    /**
+     * Reads one response: its head up to the blank line, then Content-Length bytes of body; true if the server
+     * closes the connection after it.
+     */
+    private static boolean expectAccepted(InputStream in) throws IOException {
+        var head = new ByteArrayOutputStream(512);
+        int matched = 0;
+        while (matched < 4) {
+            int b = in.read();
+            if (b < 0) {
+                throw new IOException("connection closed before the response was complete");
+            }
+            head.write(b);
+            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1
+                    : b == '\r' ? 1 : 0;
+        }
+        var text = head.toString(StandardCharsets.US_ASCII);
+        if (!text.startsWith("HTTP/1.1 202")) {
+            throw new IllegalStateException("a rehearsed uplink was answered " + text.lines().findFirst().orElse(""));
+        }
+        int length = 0;
+        boolean closes = false;
+        for (var line : text.split("\r\n")) {
+            if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+                length = Integer.parseInt(line.substring(15).trim());
+            }
+            closes |= line.equalsIgnoreCase("Connection: close");
+        }
+        in.readNBytes(length);
+        return closes;
+    }
+
+    @Override
+    public void close() throws IOException {
+        for (var socket : kept) {
+            socket.close();
+        }
+        kept.clear();
     }
 }

@@ -2,7 +2,8 @@ package dev.iotpipeline.web.warmup;
 
 /**
  * One hot path of a service, exercised before the service reports ready, so that its first real requests meet
- * compiled code, loaded classes and open connections instead of paying for them.
+ * compiled code, loaded classes and open connections instead of paying for them. One that is also
+ * {@link AutoCloseable} is closed when the warm-up ends.
  */
 public interface Warmup {
 

@@ -13,7 +13,7 @@ import org.springframework.core.Ordered;
 /**
  * Runs the service's {@link Warmup}s after its context started and before it reports ready: Spring Boot moves
  * readiness to ACCEPTING_TRAFFIC only once every runner has returned. A warm-up that fails is dropped with a
- * warning; it never stops the service from starting.
+ * warning; it never stops the service from starting. Warm-ups that hold resources (connections) are closed after.
  */
 public final class WarmupRunner implements ApplicationRunner, Ordered {
 
@@ -50,6 +50,15 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
                 } catch (Exception e) {
                     log.warn("Warm-up {} dropped after {} rounds: {}", warmup.name(), round, e.toString());
                     iterator.remove();
+                }
+            }
+        }
+        for (var warmup : warmups) {
+            if (warmup instanceof AutoCloseable closeable) {
+                try {
+                    closeable.close();
+                } catch (Exception e) {
+                    log.warn("Warm-up {} did not close: {}", warmup.name(), e.toString());
                 }
             }
         }
