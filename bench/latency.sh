@@ -3,12 +3,16 @@
 # cold and warm, on RUNS (3) fresh stacks: each stack's first run is the cold one (no warm-up step), the run right
 # after it the warm one. Around each run every service's /actuator/prometheus is scraped, so the report splits the
 # time by hop. Raw results: docs/benchmarks/raw/latency/run-N/; report: docs/benchmarks/latency.md.
-# Sizes pass through to k6 (e.g. EXTRA="-e DEVICES=100"); STACK_JAVA_OPTS sets the stack's JVM options.
+# Sizes pass through to k6 (e.g. EXTRA="-e DEVICES=100"); STACK_JAVA_OPTS sets the stack's JVM options;
+# BENCH_PROCESSES=1 runs ./pipeline run --processes (then e.g. OUT=docs/benchmarks/raw/latency-processes
+# REPORT=docs/benchmarks/latency-processes.md). The report ends with each stack's start time: ./pipeline run
+# --no-build to READY, the services' and the broker's warm-up included (the banner's "started in").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 RUNS=${RUNS:-3}
 export OUT=${OUT:-docs/benchmarks/raw/latency} EXTRA=${EXTRA:-}
+REPORT=${REPORT:-docs/benchmarks/latency.md}
 [ -n "${STACK_JAVA_OPTS:-}" ] && export IOT_JAVA_OPTS=$STACK_JAVA_OPTS
 rm -rf "$OUT"
 mkdir -p "$OUT"
@@ -37,7 +41,17 @@ for run in $(seq 1 "$RUNS"); do
   echo "latency run $run of $RUNS"
   export -f scrape
   bench_stack "$OUT/run-$run/stack.log" measure "$OUT/run-$run"
+  grep -o 'started in [0-9.]* s' "$OUT/run-$run/stack.log" | head -1 | grep -o '[0-9.]*' > "$OUT/run-$run/started-s.txt" || true
   rm -f "$OUT/run-$run/stack.log" "$OUT"/run-"$run"/*/dashboard.html
 done
-./pipeline report latency "$OUT" "RUNS=$RUNS bench/latency.sh${EXTRA:+ (EXTRA=$EXTRA)}" > docs/benchmarks/latency.md
-cat docs/benchmarks/latency.md
+command="${BENCH_PROCESSES:+BENCH_PROCESSES=1 }RUNS=$RUNS bench/latency.sh${EXTRA:+ (EXTRA=$EXTRA)}"
+./pipeline report latency "$OUT" "$command" > "$REPORT"
+{
+  echo
+  echo "## Start time"
+  echo
+  echo "\`./pipeline run --no-build${BENCH_PROCESSES:+ --processes}\` to READY (the banner's \"started in\", warm-up included), per run:" \
+    "$(cat "$OUT"/run-*/started-s.txt | sort -n | paste -sd, | sed 's/,/ s, /g') s;" \
+    "median $(cat "$OUT"/run-*/started-s.txt | sort -n | awk '{a[NR]=$1} END {print a[int((NR+1)/2)]}') s."
+} >> "$REPORT"
+cat "$REPORT"

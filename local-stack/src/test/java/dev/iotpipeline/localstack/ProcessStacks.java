@@ -26,7 +26,10 @@ final class ProcessStacks {
     static ProcessStack start(Path data) throws Exception {
         var settings = new LocalStack.Settings(data, new LocalStack.Ports(EmbeddedStack.freePort(),
                 EmbeddedStack.freePort(), EmbeddedStack.freePort(), EmbeddedStack.freePort()),
-                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3, List.of(), true);
+                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3,
+                // Seconds per process start, many in these tests; SupervisedRunIT starts with the warm-up, as
+                // ./pipeline run --processes does.
+                List.of("iot.warmup.enabled=false"), true);
         // Started from local-stack/, whose parent is the repository with the services' exec jars.
         var root = Path.of("").toAbsolutePath().getParent();
         return ProcessStack.start(settings, root, EmbeddedStack.freePort(), EmbeddedStack.freePort(),
