@@ -62,16 +62,20 @@ class SupervisedRunIT {
             long decoder = pidOf(console, "decoder");
             kill9(decoder);
             var decoderBack = awaitBack(console, "decoder :" + ports.get("DECODER"));
+            System.out.printf("Supervised restart: %s ready %.1f s after its kill -9%n", decoderBack.part(),
+                    decoderBack.seconds());
             assertThat(read(console)).contains("decoder :" + ports.get("DECODER")
                     + " died (killed by signal 9, SIGKILL; its log: ");
             assertThat(decoderBack.pid()).isNotEqualTo(decoder);
             assertThat(ready("http://127.0.0.1:" + ports.get("DECODER"))).isTrue();
 
             kill9(pidOf(console, "kafka"));
-            awaitBack(console, "kafka");
+            var kafkaBack = awaitBack(console, "kafka");
+            System.out.printf("Supervised restart: kafka ready %.1f s after its kill -9%n", kafkaBack.seconds());
 
             kill9(pidOf(console, "postgres"));
-            awaitBack(console, "postgres");
+            var postgresBack = awaitBack(console, "postgres");
+            System.out.printf("Supervised restart: postgres ready %.1f s after its kill -9%n", postgresBack.seconds());
             assertThat(read(console)).contains("postgres died (its postmaster is gone");
 
             // Whatever restarted, an uplink posted now is stored.
