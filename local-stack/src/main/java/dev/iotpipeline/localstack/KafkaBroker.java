@@ -188,7 +188,7 @@ public final class KafkaBroker implements AutoCloseable {
      * up for {@code warmup} (null: not) before it counts as back.
      */
     Supervisor.Part supervised(Duration warmup) {
-        return Supervisor.part("kafka", () -> Optional.ofNullable(process).map(Process::toHandle),
+        return new Supervisor.Part("kafka", () -> Optional.ofNullable(process).map(Process::toHandle),
                 () -> Supervisor.ending(process) + "; its log: " + dir.resolve("broker.log"),
                 () -> {
                     restart(Duration.ofSeconds(90));

@@ -156,7 +156,7 @@ final class Postgres implements AutoCloseable {
      * restart replaces through {@code replace}.
      */
     static Supervisor.Part supervised(Supplier<Postgres> current, Consumer<Postgres> replace) {
-        return Supervisor.part("postgres", () -> current.get().pid().flatMap(ProcessHandle::of),
+        return new Supervisor.Part("postgres", () -> current.get().pid().flatMap(ProcessHandle::of),
                 () -> "its postmaster is gone, how is unknown: it is not a child of this JVM; its data: "
                         + current.get().dir,
                 () -> {

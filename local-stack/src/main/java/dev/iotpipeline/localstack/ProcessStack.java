@@ -203,7 +203,7 @@ public final class ProcessStack implements AutoCloseable {
         parts.add(broker.supervised(settings.warmup() ? BrokerWarmup.BUDGET : null));
         parts.add(Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
         for (var instance : instances) {
-            parts.add(Supervisor.part(instance.service.shortName() + " :" + instance.port,
+            parts.add(new Supervisor.Part(instance.service.shortName() + " :" + instance.port,
                     () -> Optional.ofNullable(instance.process).map(Process::toHandle),
                     () -> Supervisor.ending(instance.process) + "; its log: " + instance.log,
                     () -> launch(instance)));

@@ -10,9 +10,11 @@ import java.time.format.DateTimeFormatter;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayDeque;
 import java.util.Deque;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
 
@@ -22,50 +24,17 @@ import java.util.function.Supplier;
  */
 final class Supervisor implements AutoCloseable {
 
-    /** One supervised process: the broker, PostgreSQL or a service instance. */
-    interface Part {
-
-        String name();
-
-        /** The process running the part now, empty while it is down. */
-        Optional<ProcessHandle> process();
-
-        /** How the part's last process ended, as precisely as this JVM knows (a child's exit status, else less). */
-        String ending();
-
-        /** Starts the part again and returns once it is ready (its warm-up included); throws if it is not. */
-        void restart() throws Exception;
-    }
-
-    /** Starts a part again and returns once it is ready. */
+    /** Starts a part again and returns once it is ready (its warm-up included); throws if it is not. */
     @FunctionalInterface
     interface Restart {
         void run() throws Exception;
     }
 
-    /** A part from its parts: where its process is, how it ended, how it starts again. */
-    static Part part(String name, Supplier<Optional<ProcessHandle>> process, Supplier<String> ending, Restart restart) {
-        return new Part() {
-            @Override
-            public String name() {
-                return name;
-            }
-
-            @Override
-            public Optional<ProcessHandle> process() {
-                return process.get();
-            }
-
-            @Override
-            public String ending() {
-                return ending.get();
-            }
-
-            @Override
-            public void restart() throws Exception {
-                restart.run();
-            }
-        };
+    /**
+     * One supervised process, the broker, PostgreSQL or a service instance: the process running it now (empty while
+     * it is down), how its last process ended as precisely as this JVM knows, and how it starts again.
+     */
+    record Part(String name, Supplier<Optional<ProcessHandle>> process, Supplier<String> ending, Restart restart) {
     }
 
     /** When to restart: the first delay, its growth and ceiling, and how many deaths in a window mean give up. */
@@ -87,8 +56,9 @@ final class Supervisor implements AutoCloseable {
     private final Policy policy;
     private final PrintStream console;
     private final Clock clock;
-    private final Map<String, Deque<Instant>> deaths = new ConcurrentHashMap<>();
-    private final Map<String, Boolean> givenUp = new ConcurrentHashMap<>();
+    // Only the supervisor's thread reads and writes it.
+    private final Map<String, Deque<Instant>> deaths = new HashMap<>();
+    private final Set<String> givenUp = ConcurrentHashMap.newKeySet();
     private final Thread thread;
     private volatile boolean closed;
 
@@ -109,7 +79,7 @@ final class Supervisor implements AutoCloseable {
 
     /** Whether the supervisor stopped restarting {@code part} because it kept dying. */
     boolean gaveUp(String part) {
-        return givenUp.getOrDefault(part, false);
+        return givenUp.contains(part);
     }
 
     private void watch() {
@@ -118,7 +88,7 @@ final class Supervisor implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                if (!givenUp.containsKey(part.name()) && part.process().map(p -> !p.isAlive()).orElse(true)) {
+                if (!givenUp.contains(part.name()) && part.process().get().map(p -> !p.isAlive()).orElse(true)) {
                     recover(part);
                 }
             }
@@ -133,7 +103,7 @@ final class Supervisor implements AutoCloseable {
     /** Restarts a dead part until it is up, waiting longer after each death; gives up on one that keeps dying. */
     private void recover(Part part) {
         var diedAt = clock.instant();
-        var ending = part.ending();
+        var ending = part.ending().get();
         while (!closed) {
             var recent = deaths.computeIfAbsent(part.name(), name -> new ArrayDeque<>());
             recent.addLast(clock.instant());
@@ -141,7 +111,7 @@ final class Supervisor implements AutoCloseable {
                 recent.removeFirst();
             }
             if (recent.size() > policy.maxDeaths()) {
-                givenUp.put(part.name(), true);
+                givenUp.add(part.name());
                 console.printf("%n[supervisor] %s %s has died %d times within %s (last: %s) and is NOT restarted again."
                         + "%n[supervisor] The rest of the pipeline keeps running without it; fix the cause (see its log),"
                         + " then restart the pipeline.%n%n", at(clock.instant()), part.name(), recent.size(),
@@ -156,8 +126,8 @@ final class Supervisor implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                part.restart();
-                var pid = part.process().map(p -> " (pid " + p.pid() + ")").orElse("");
+                part.restart().run();
+                var pid = part.process().get().map(p -> " (pid " + p.pid() + ")").orElse("");
                 console.printf("[supervisor] %s %s is back%s, ready %.1f s after it died%n", at(clock.instant()),
                         part.name(), pid, Duration.between(diedAt, clock.instant()).toMillis() / 1000.0);
                 return;

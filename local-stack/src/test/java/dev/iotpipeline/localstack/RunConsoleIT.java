@@ -34,23 +34,11 @@ class RunConsoleIT {
 
     @Test
     void runPrintsItsBannerAfterAFewLinesAndNoKafkaClientConfiguration() throws Exception {
-        var root = Path.of("").toAbsolutePath().getParent();
         var console = data.resolve("console.txt");
-        var builder = new ProcessBuilder(List.of("bash", root.resolve("pipeline").toString(), "run", "--no-build"))
-                .redirectErrorStream(true).redirectOutput(console.toFile());
-        var env = builder.environment();
-        env.keySet().removeIf(name -> name.startsWith("IOT_"));
-        env.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
-        env.put("IOT_JAVA_OPTS", "-Xmx1g");
-        env.put("IOT_DATA_DIR", data.resolve("stack").toString());
-        env.put("IOT_INGEST_PORT", Integer.toString(EmbeddedStack.freePort()));
-        env.put("IOT_DECODER_PORT", Integer.toString(EmbeddedStack.freePort()));
-        env.put("IOT_RULES_PORT", Integer.toString(EmbeddedStack.freePort()));
-        int notifyPort = EmbeddedStack.freePort();
-        env.put("IOT_NOTIFY_PORT", Integer.toString(notifyPort));
-        env.put("IOT_KAFKA_PORT", Integer.toString(EmbeddedStack.freePort()));
-        env.put("IOT_KAFKA_CONTROLLER_PORT", Integer.toString(EmbeddedStack.freePort()));
-        env.put("IOT_POSTGRES_PORT", Integer.toString(EmbeddedStack.freePort()));
+        var ports = PipelineRun.freePorts();
+        int notifyPort = ports.get("NOTIFY");
+        var builder = PipelineRun.command(data, ports, console);
+        builder.environment().put("IOT_JAVA_OPTS", "-Xmx1g");
         // ./pipeline run execs the stack's JVM, so this is the process a Ctrl-C or kill -TERM reaches.
         var run = builder.start();
         List<ProcessHandle> children = List.of();

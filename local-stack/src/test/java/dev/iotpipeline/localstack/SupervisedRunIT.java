@@ -11,7 +11,6 @@ import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
@@ -35,19 +34,9 @@ class SupervisedRunIT {
 
     @Test
     void aKilledServiceBrokerOrDatabaseIsRestartedAndTheConsoleSaysWhichHowAndWhenBack() throws Exception {
-        var root = Path.of("").toAbsolutePath().getParent();
         var console = data.resolve("console.txt");
-        var ports = new LinkedHashMap<String, Integer>();
-        for (var name : List.of("INGEST", "DECODER", "RULES", "NOTIFY", "KAFKA", "KAFKA_CONTROLLER", "POSTGRES")) {
-            ports.put(name, EmbeddedStack.freePort());
-        }
-        var builder = new ProcessBuilder(List.of("bash", root.resolve("pipeline").toString(), "run", "--no-build",
-                "--processes")).redirectErrorStream(true).redirectOutput(console.toFile());
-        var env = builder.environment();
-        env.keySet().removeIf(name -> name.startsWith("IOT_"));
-        env.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
-        env.put("IOT_DATA_DIR", data.resolve("stack").toString());
-        ports.forEach((name, port) -> env.put("IOT_" + name + "_PORT", Integer.toString(port)));
+        var ports = PipelineRun.freePorts();
+        var builder = PipelineRun.command(data, ports, console, "--processes");
         var run = builder.start();
         try {
             await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofMillis(500)).until(() -> {

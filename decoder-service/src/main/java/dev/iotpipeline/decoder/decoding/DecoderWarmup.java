@@ -51,9 +51,8 @@ final class DecoderWarmup implements Warmup {
         var now = Instant.now();
         var uplink = new EncodedUplink(new UUID(0, round), EncodedUplink.SCHEMA_VERSION, "warmup",
                 types.get(round % types.size()), "warmup-" + round % 1000, 85, PAYLOAD, now, now, Map.of());
-        if (decoder.decode(EventJson.write(uplink)) instanceof Outcome.Decoded decoded
-                && EventJson.write(decoded.dataUnit()).length == 0) {
-            throw new IllegalStateException("a data unit serialized to nothing");
+        if (decoder.decode(EventJson.write(uplink)) instanceof Outcome.Decoded decoded) {
+            EventJson.write(decoded.dataUnit());
         }
     }
 }

@@ -147,7 +147,8 @@ final class LeanDevicePath implements Filter {
             return;
         }
         var match = "POST".equals(request.getMethod()) ? Match.of(request.getRequestURI()) : null;
-        if (match != null && match.route() == Route.ENCODED && rehearsal.matches(request)) {
+        if (match != null && match.route() == Route.ENCODED && request.getContentLengthLong() >= 0
+                && request.getContentLengthLong() <= maxBodyBytes && rehearsal.matches(request)) {
             rehearse(request, response, match);
             return;
         }
@@ -225,7 +226,7 @@ final class LeanDevicePath implements Filter {
     private void rehearse(HttpServletRequest request, HttpServletResponse response, Match match) throws IOException {
         securityHeaders(response);
         try {
-            var body = request.getInputStream().readNBytes((int) Math.min(request.getContentLengthLong(), maxBodyBytes));
+            var body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
             write(response, uplinks.rehearseEncoded(match.channel(), match.deviceType(), body));
         } catch (ErrorResponseException refused) {
             problems.write(response, request.getRequestURI(), refused);

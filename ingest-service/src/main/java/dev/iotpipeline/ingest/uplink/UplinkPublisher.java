@@ -73,17 +73,9 @@ class UplinkPublisher {
                     "The uplink could not be made durable; retry later", e));
         }
         // Answered by the acks, by our timeout, or at once should the circuit open meanwhile (the broker died).
-        var acked = new CompletableFuture<Void>();
+        var acked = CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+                .orTimeout(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         circuit.awaiting(acked);
-        CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
-                .orTimeout(sendTimeout.toMillis(), TimeUnit.MILLISECONDS)
-                .whenComplete((ignored, error) -> {
-                    if (error == null) {
-                        acked.complete(null);
-                    } else {
-                        acked.completeExceptionally(error);
-                    }
-                });
         return acked.handle((ignored, error) -> {
             release(count);
             if (error != null) {

@@ -1,0 +1,41 @@
+package dev.iotpipeline.localstack;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** {@code ./pipeline run} as an operator starts it, on a data directory and free ports of its own, console to a file. */
+final class PipelineRun {
+
+    private PipelineRun() {
+    }
+
+    /** A free port for each of the stack's IOT_*_PORT variables, by the variable's middle ("INGEST", "KAFKA", ...). */
+    static Map<String, Integer> freePorts() {
+        var ports = new LinkedHashMap<String, Integer>();
+        for (var name : List.of("INGEST", "DECODER", "RULES", "NOTIFY", "KAFKA", "KAFKA_CONTROLLER", "POSTGRES")) {
+            ports.put(name, EmbeddedStack.freePort());
+        }
+        return ports;
+    }
+
+    /**
+     * {@code ./pipeline run --no-build ARGS} with data under {@code data}, the given ports, this JVM's JDK and no other
+     * IOT_ setting; its output, errors included, goes to {@code console}.
+     */
+    static ProcessBuilder command(Path data, Map<String, Integer> ports, Path console, String... args) {
+        // Started from local-stack/, whose parent is the repository.
+        var root = Path.of("").toAbsolutePath().getParent();
+        var command = new ArrayList<>(List.of("bash", root.resolve("pipeline").toString(), "run", "--no-build"));
+        command.addAll(List.of(args));
+        var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(console.toFile());
+        var env = builder.environment();
+        env.keySet().removeIf(name -> name.startsWith("IOT_"));
+        env.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
+        env.put("IOT_DATA_DIR", data.resolve("stack").toString());
+        ports.forEach((name, port) -> env.put("IOT_" + name + "_PORT", Integer.toString(port)));
+        return builder;
+    }
+}
