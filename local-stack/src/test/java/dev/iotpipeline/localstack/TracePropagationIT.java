@@ -45,6 +45,17 @@ class TracePropagationIT {
     }
 
     @Test
+    void shouldCarryAnUnsampledCallersTraceIdOnEveryHop() {
+        var traceId = HexFormat.of().formatHex(randomBytes(16));
+        var traceparent = "00-" + traceId + "-" + HexFormat.of().formatHex(randomBytes(8)) + "-00";
+
+        var hops = follow(channel(), "traceparent", traceparent);
+
+        assertThat(hops).as("trace id per hop").containsOnlyKeys("uplinks.encoded", "data-units", "alarms",
+                "ws data-unit", "ws alarm").allSatisfy((hop, id) -> assertThat(id).as(hop).isEqualTo(traceId));
+    }
+
+    @Test
     void shouldStartOneTraceAtIngestWhenTheCallerSendsNone() {
         var hops = follow(channel());
 

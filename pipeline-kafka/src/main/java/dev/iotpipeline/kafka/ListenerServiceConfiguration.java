@@ -3,6 +3,7 @@ package dev.iotpipeline.kafka;
 import dev.iotpipeline.kafka.membership.InstanceId;
 import dev.iotpipeline.kafka.membership.StaticMembership;
 import dev.iotpipeline.kafka.readiness.ListenerReadiness;
+import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.GroupProtocol;
@@ -10,6 +11,7 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaConsumerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.ContainerCustomizer;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
@@ -21,6 +23,7 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
  * the local stack runs all services on one classpath and ingest has no listener to wait for.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(KafkaTracingConfiguration.class)
 public class ListenerServiceConfiguration {
 
     /** Static membership, and the readiness indicator following each container's assignments. */

@@ -2,6 +2,7 @@ package dev.iotpipeline.kafka;
 
 import dev.iotpipeline.kafka.membership.InstanceId;
 import dev.iotpipeline.kafka.readiness.StreamsReadiness;
+import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -9,6 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.StreamsBuilderFactoryBean;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
@@ -19,6 +21,7 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
  * health indicator for its readiness group.
  */
 @Configuration(proxyBeanMethods = false)
+@Import(KafkaTracingConfiguration.class)
 public class StreamsServiceConfiguration {
 
     private static final Logger log = LoggerFactory.getLogger(StreamsServiceConfiguration.class);

@@ -90,19 +90,29 @@ class UplinkListener {
                 case Outcome.Decoded(var unit, var history, var digest) -> {
                     metrics.decoded(unit.deviceType());
                     for (var earlier : history) {
-                        sends.add(kafka.send(dataUnit(earlier, digest)));
+                        sends.add(kafka.send(traced(record, dataUnit(earlier, digest))));
                     }
-                    sends.add(kafka.send(dataUnit(unit, digest)));
+                    sends.add(kafka.send(traced(record, dataUnit(unit, digest))));
                 }
                 case Outcome.DeadLetter dead -> {
                     metrics.deadLettered(dead.cause());
-                    sends.add(kafka.send(deadLetter(record, dead)));
+                    sends.add(kafka.send(traced(record, deadLetter(record, dead))));
                 }
             }
         } catch (RuntimeException e) {
             sends.add(CompletableFuture.failedFuture(e));
         }
         return sends;
+    }
+
+    /**
+     * The uplink's trace headers on an output: kept as they are when the trace is not sampled; replaced by the
+     * send's own span when it is.
+     */
+    private static ProducerRecord<String, Object> traced(ConsumerRecord<String, byte[]> in,
+            ProducerRecord<String, Object> out) {
+        RecordTracing.copyTraceHeaders(in.headers(), out.headers());
+        return out;
     }
 
     private static ProducerRecord<String, Object> dataUnit(DataUnit unit, long uplinkDigest) {

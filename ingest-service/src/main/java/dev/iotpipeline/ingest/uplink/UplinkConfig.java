@@ -7,6 +7,8 @@ import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
+import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
+import dev.iotpipeline.kafka.tracing.TraceStart;
 import dev.iotpipeline.web.limits.HttpLimits;
 import dev.iotpipeline.web.problem.ProblemWriter;
 import dev.iotpipeline.web.security.CredentialStore;
@@ -25,12 +27,14 @@ import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.Environment;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.json.JsonMapper;
 
 @Configuration(proxyBeanMethods = false)
+@Import(KafkaTracingConfiguration.class)
 class UplinkConfig {
 
     @Bean
@@ -45,9 +49,11 @@ class UplinkConfig {
 
     @Bean
     UplinkPublisher uplinkPublisher(KafkaTemplate<String, Object> kafka, KafkaCircuit circuit,
-            IngestProperties properties, IngestMetrics metrics) {
+            IngestProperties properties, IngestMetrics metrics, ObjectProvider<Tracer> tracer,
+            ObjectProvider<Propagator> propagator) {
         var k = properties.kafka();
-        return new UplinkPublisher(kafka, circuit, k.sendTimeout(), k.retryAfter(), k.maxInFlight(), metrics);
+        return new UplinkPublisher(kafka, circuit, k.sendTimeout(), k.retryAfter(), k.maxInFlight(), metrics,
+                new TraceStart(tracer.getIfUnique(), propagator.getIfUnique(), "uplink"));
     }
 
     @Bean

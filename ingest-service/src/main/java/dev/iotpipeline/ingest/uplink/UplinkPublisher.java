@@ -4,6 +4,7 @@ import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
+import dev.iotpipeline.kafka.tracing.TraceStart;
 import dev.iotpipeline.web.problem.Problems;
 import io.micrometer.core.instrument.Timer;
 import java.time.Duration;
@@ -13,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -35,10 +37,12 @@ class UplinkPublisher {
     private final Semaphore inFlight;
     private final IngestMetrics metrics;
     private final KafkaCircuit circuit;
+    private final TraceStart traces;
 
     UplinkPublisher(KafkaOperations<String, Object> kafka, KafkaCircuit circuit, Duration sendTimeout,
-            Duration retryAfter, int maxInFlight, IngestMetrics metrics) {
+            Duration retryAfter, int maxInFlight, IngestMetrics metrics, TraceStart traces) {
         this.kafka = kafka;
+        this.traces = traces;
         this.circuit = circuit;
         this.sendTimeout = sendTimeout;
         this.retryAfter = retryAfter;
@@ -63,7 +67,8 @@ class UplinkPublisher {
         var sample = Timer.start();
         try {
             for (var uplink : uplinks) {
-                sends.add(kafka.send(PipelineTopic.UPLINKS_ENCODED.topicName(), uplink.deviceId(), uplink));
+                sends.add(traces.send(new ProducerRecord<String, Object>(PipelineTopic.UPLINKS_ENCODED.topicName(),
+                        uplink.deviceId(), uplink), kafka::send));
             }
         } catch (RuntimeException e) {
             // send() itself throws when metadata or buffer space is not available within max.block.ms

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.clearInvocations;
 import static org.mockito.Mockito.times;
@@ -16,6 +15,7 @@ import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
+import dev.iotpipeline.kafka.tracing.TraceStart;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.time.Instant;
@@ -24,6 +24,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.NetworkException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
@@ -38,6 +39,8 @@ import org.springframework.web.ErrorResponseException;
 class UplinkPublisherTest {
 
     @SuppressWarnings("unchecked")
+    private static final TraceStart NO_TRACING = new TraceStart(null, null, "uplink");
+
     private final KafkaOperations<String, Object> kafka = mock(KafkaOperations.class);
     private final IngestMetrics metrics = new IngestMetrics(new SimpleMeterRegistry());
     private final AtomicBoolean clusterAnswers = new AtomicBoolean(false);
@@ -51,8 +54,8 @@ class UplinkPublisherTest {
     @Test
     void shouldCompleteOnlyWhenEveryUplinkIsAcknowledged() {
         var ack = new CompletableFuture<SendResult<String, Object>>();
-        when(kafka.send(anyString(), anyString(), any())).thenReturn(ack);
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(ack);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         var published = publisher.publish(List.of(uplink(), uplink()));
 
@@ -65,8 +68,8 @@ class UplinkPublisherTest {
 
     @Test
     void shouldAnswer503WithRetryAfterWhenKafkaDoesNotAcknowledgeInTime() {
-        when(kafka.send(anyString(), anyString(), any())).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics);
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         assertThat(metrics.inFlight()).hasValue(0);
@@ -74,16 +77,16 @@ class UplinkPublisherTest {
 
     @Test
     void shouldAnswer503WhenSendCannotEvenBuffer() {
-        when(kafka.send(anyString(), anyString(), any())).thenThrow(new TimeoutException("metadata not available"));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        when(kafka.send(any(ProducerRecord.class))).thenThrow(new TimeoutException("metadata not available"));
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
     }
 
     @Test
     void shouldAnswer503OverloadedBeyondTheInFlightBound() {
-        when(kafka.send(anyString(), anyString(), any())).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, metrics);
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, metrics, NO_TRACING);
         publisher.publish(List.of(uplink(), uplink()));
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink())), "overloaded");
@@ -91,9 +94,9 @@ class UplinkPublisherTest {
 
     @Test
     void shouldRefuseAtOnceWithoutTouchingTheProducerOnceASendTimedOut() {
-        when(kafka.send(anyString(), anyString(), any())).thenReturn(CompletableFuture.failedFuture(
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.failedFuture(
                 new KafkaProducerException(null, "send failed", new TimeoutException("Expiring 1 record(s)"))));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         clearInvocations(kafka);
 
@@ -110,9 +113,9 @@ class UplinkPublisherTest {
 
     @Test
     void shouldOpenTheCircuitWhenSendCannotGetMetadataWithinMaxBlock() {
-        when(kafka.send(anyString(), anyString(), any())).thenThrow(
+        when(kafka.send(any(ProducerRecord.class))).thenThrow(
                 new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms."));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
 
@@ -121,30 +124,30 @@ class UplinkPublisherTest {
 
     @Test
     void shouldSendAgainOnlyAfterAProbeReachedTheCluster() {
-        when(kafka.send(anyString(), anyString(), any())).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics);
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
         circuit.startProbing(Duration.ofMillis(20));
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(circuit::isOpen);
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
-        verify(kafka, times(1)).send(anyString(), anyString(), any());
+        verify(kafka, times(1)).send(any(ProducerRecord.class));
 
-        when(kafka.send(anyString(), anyString(), any())).thenReturn(CompletableFuture.completedFuture(null));
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.completedFuture(null));
         clusterAnswers.set(true);
         await().atMost(Duration.ofSeconds(2)).until(() -> !circuit.isOpen());
 
         assertThat(publisher.publish(List.of(uplink())).join()).hasSize(1);
-        verify(kafka, times(2)).send(anyString(), anyString(), any());
+        verify(kafka, times(2)).send(any(ProducerRecord.class));
     }
 
     @Test
     void shouldNeverReportSuccessWhenOneUplinkOfABatchWasNotAcknowledged() {
-        when(kafka.send(anyString(), anyString(), any()))
+        when(kafka.send(any(ProducerRecord.class)))
                 .thenReturn(CompletableFuture.completedFuture(null))
                 .thenReturn(CompletableFuture.failedFuture(new KafkaProducerException(null, "send failed",
                         new NetworkException("Disconnected from node 1"))))
                 .thenReturn(CompletableFuture.completedFuture(null));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink(), uplink())), "kafka-unavailable");
         assertThat(circuit.isOpen()).isTrue();
@@ -152,9 +155,9 @@ class UplinkPublisherTest {
 
     @Test
     void shouldKeepTheCircuitClosedWhenARecordIsRejectedForItsOwnSake() {
-        when(kafka.send(anyString(), anyString(), any())).thenReturn(CompletableFuture.failedFuture(
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.failedFuture(
                 new KafkaProducerException(null, "send failed", new RecordTooLargeException("too large"))));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics);
+        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertThatThrownBy(publisher.publish(List.of(uplink()))::join).isInstanceOf(CompletionException.class);
 

@@ -88,6 +88,25 @@ class RecordTracingTest {
     }
 
     @Test
+    void anUnsampledRecordsWorkRunsWithoutAnObservation() {
+        var span = tracing(registry).observe(record("00-" + TRACE_ID + "-" + PARENT_SPAN + "-00"), tracer::currentSpan);
+
+        assertThat(span).as("no span: the caller copies the record's traceparent instead").isNull();
+    }
+
+    @Test
+    void unsampledOnlyForAWellFormedTraceparentWithTheSampledFlagOff() {
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-00"))).isTrue();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-02"))).isTrue();
+        assertThat(RecordTracing.unsampled(headers(TRACEPARENT))).isFalse();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-03"))).isFalse();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-0x"))).isFalse();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-000"))).isFalse();
+        assertThat(RecordTracing.unsampled(headers("garbage"))).isFalse();
+        assertThat(RecordTracing.unsampled(new RecordHeaders())).isFalse();
+    }
+
+    @Test
     void aFailureOfTheWorkReachesTheCaller() {
         assertThatThrownBy(() -> tracing(registry).observe(record(TRACEPARENT), () -> {
             throw new IllegalStateException("boom");
