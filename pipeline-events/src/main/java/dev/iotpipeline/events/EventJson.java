@@ -26,7 +26,16 @@ public final class EventJson {
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
-            .addModule(new SimpleModule("utc-instants").addDeserializer(Instant.class, new UtcInstantDeserializer()))
+            .addModule(new SimpleModule("utc-instants")
+                    .addDeserializer(Instant.class, new UtcInstantDeserializer())
+                    .addSerializer(Instant.class, new UtcInstantSerializer()))
+            .addModule(new SimpleModule("spreading-creators") {
+                @Override
+                public void setupModule(SetupContext context) {
+                    super.setupModule(context);
+                    context.addValueInstantiators(new SpreadingCreators());
+                }
+            })
             .build();
 
     private EventJson() {
@@ -38,6 +47,13 @@ public final class EventJson {
 
     public static byte[] write(Object event) {
         return MAPPER.writeValueAsBytes(event);
+    }
+
+    /** The text an instant is written as in every event ({@link Instant#toString}'s). */
+    public static String instantText(Instant instant) {
+        var text = new char[UtcInstantSerializer.LONGEST];
+        int length = UtcInstantSerializer.format(instant, text);
+        return length < 0 ? instant.toString() : new String(text, 0, length);
     }
 
     /** Throws {@link tools.jackson.core.JacksonException} on malformed input; callers decide what a poison pill means. */

@@ -3,6 +3,7 @@ package dev.iotpipeline.notify.history;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.notify.history.HistoryStore.Stored;
+import java.io.StringWriter;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -14,12 +15,12 @@ import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import tools.jackson.core.JsonGenerator;
 
 /** The SQL that writes data units to the history and moves each device's latest reading in {@code devices}. */
 final class DataUnitWrites {
@@ -121,41 +122,54 @@ final class DataUnitWrites {
         return conflicts;
     }
 
-    /** A JSON array of the rows: times in microseconds (what PostgreSQL keeps) with the nanoseconds beyond apart. */
+    /**
+     * A JSON array of the rows: times in microseconds (what PostgreSQL keeps) with the nanoseconds beyond apart;
+     * written as a stream, absent values left out (jsonb_to_recordset reads them as NULL).
+     */
     private static String rows(Collection<Stored<DataUnit>> units) {
-        var rows = new ArrayList<Map<String, Object>>(units.size());
-        for (var stored : units) {
-            var unit = stored.event();
-            var row = new LinkedHashMap<String, Object>();
-            row.put("id", unit.id());
-            row.put("received_at", micros(unit.receivedAt()));
-            row.put("uplink_id", unit.uplinkId());
-            row.put("measured_at", micros(unit.measuredAt()));
-            row.put("decoded_at", micros(unit.decodedAt()));
-            row.put("schema_version", unit.schemaVersion());
-            row.put("channel", unit.channel());
-            row.put("device_type", unit.deviceType());
-            row.put("device_id", unit.deviceId());
-            row.put("measurements", unit.measurements());
-            row.put("attributes", unit.attributes().isEmpty() ? null : unit.attributes());
-            row.put("measured_ns", nanos(unit.measuredAt()));
-            row.put("received_ns", nanos(unit.receivedAt()));
-            row.put("decoded_ns", nanos(unit.decodedAt()));
-            row.put("uplink_digest", stored.uplinkDigest());
-            rows.add(row);
+        var out = new StringWriter(units.size() * 512);
+        try (var json = EventJson.mapper().createGenerator(out)) {
+            json.writeStartArray();
+            for (var stored : units) {
+                var unit = stored.event();
+                json.writeStartObject();
+                json.writeStringProperty("id", unit.id().toString());
+                micros(json, "received_at", unit.receivedAt());
+                if (unit.uplinkId() != null) {
+                    json.writeStringProperty("uplink_id", unit.uplinkId().toString());
+                }
+                micros(json, "measured_at", unit.measuredAt());
+                micros(json, "decoded_at", unit.decodedAt());
+                json.writeNumberProperty("schema_version", unit.schemaVersion());
+                json.writeStringProperty("channel", unit.channel());
+                json.writeStringProperty("device_type", unit.deviceType());
+                json.writeStringProperty("device_id", unit.deviceId());
+                json.writePOJOProperty("measurements", unit.measurements());
+                if (!unit.attributes().isEmpty()) {
+                    json.writePOJOProperty("attributes", unit.attributes());
+                }
+                nanos(json, "measured_ns", unit.measuredAt());
+                nanos(json, "received_ns", unit.receivedAt());
+                nanos(json, "decoded_ns", unit.decodedAt());
+                if (stored.uplinkDigest() != null) {
+                    json.writeNumberProperty("uplink_digest", stored.uplinkDigest());
+                }
+                json.writeEndObject();
+            }
+            json.writeEndArray();
         }
-        return json(rows);
+        return out.toString();
     }
 
-    private static String micros(Instant instant) {
-        return instant == null ? null : instant.truncatedTo(ChronoUnit.MICROS).toString();
+    private static void micros(JsonGenerator json, String name, Instant instant) {
+        if (instant != null) {
+            json.writeStringProperty(name, EventJson.instantText(instant.truncatedTo(ChronoUnit.MICROS)));
+        }
     }
 
-    private static Integer nanos(Instant instant) {
-        return instant == null || instant.getNano() % 1000 == 0 ? null : instant.getNano() % 1000;
-    }
-
-    private static String json(Object value) {
-        return EventJson.mapper().writeValueAsString(value);
+    private static void nanos(JsonGenerator json, String name, Instant instant) {
+        if (instant != null && instant.getNano() % 1000 != 0) {
+            json.writeNumberProperty(name, instant.getNano() % 1000);
+        }
     }
 }
