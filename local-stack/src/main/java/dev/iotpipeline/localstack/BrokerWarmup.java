@@ -42,8 +42,23 @@ final class BrokerWarmup {
     private BrokerWarmup() {
     }
 
-    /** Produces, fetches and commits for about {@code budget}; a failure is logged, never thrown. */
-    static void run(String bootstrapServers, Duration budget) {
+    /**
+     * What a warm-up did, logged by the thread that waits for it: logged from the warm-up's own thread while the
+     * services start, the line could fall into Spring Boot's reset of the shared logging system and be lost.
+     */
+    record Outcome(boolean completed, String message) {
+
+        void log() {
+            if (completed) {
+                log.info(message);
+            } else {
+                log.warn(message);
+            }
+        }
+    }
+
+    /** Produces, fetches and commits for about {@code budget}; a failure is reported, never thrown. */
+    static Outcome run(String bootstrapServers, Duration budget) {
         long started = System.nanoTime();
         long deadline = started + budget.toNanos();
         var client = Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
@@ -75,12 +90,13 @@ final class BrokerWarmup {
                 admin.deleteTopics(List.of(TOPIC)).all().get(10, TimeUnit.SECONDS);
                 admin.deleteConsumerGroups(List.of(TOPIC)).all().get(10, TimeUnit.SECONDS);
             }
-            log.info("Kafka broker warmed up in {} ms ({} records produced, fetched and committed)",
-                    (System.nanoTime() - started) / 1_000_000, produced);
+            return new Outcome(true, "Kafka broker warmed up in %d ms (%d records produced, fetched and committed)"
+                    .formatted((System.nanoTime() - started) / 1_000_000, produced));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
+            return new Outcome(false, "Kafka broker warm-up interrupted after %d records".formatted(produced));
         } catch (Exception e) {
-            log.warn("Kafka broker warm-up stopped after {} records: {}", produced, e.toString());
+            return new Outcome(false, "Kafka broker warm-up stopped after %d records: %s".formatted(produced, e));
         }
     }
 

@@ -193,7 +193,7 @@ public final class KafkaBroker implements AutoCloseable {
                 () -> {
                     restart(Duration.ofSeconds(90));
                     if (warmup != null) {
-                        BrokerWarmup.run(bootstrapServers(), warmup);
+                        BrokerWarmup.run(bootstrapServers(), warmup).log();
                     }
                 });
     }

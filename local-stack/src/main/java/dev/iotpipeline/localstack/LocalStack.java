@@ -85,7 +85,7 @@ public final class LocalStack implements AutoCloseable {
             postgres = Postgres.start(data.resolve("postgres"), postgresPort, settings.durable());
             var infrastructure = new Infrastructure(broker.bootstrapServers(), postgres.jdbcUrl(), Postgres.USER, "");
             var stack = new LocalStack(settings, infrastructure, broker, postgres).startServices();
-            brokerWarm.join();
+            awaitBrokerWarmup(brokerWarm);
             return stack;
         } catch (Exception e) {
             if (postgres != null) {
@@ -99,9 +99,17 @@ public final class LocalStack implements AutoCloseable {
     }
 
     /** The broker's warm-up in the background when the settings want it, else nothing. */
-    static CompletableFuture<Void> warmBroker(Settings settings, KafkaBroker broker) {
-        return settings.warmup() ? CompletableFuture.runAsync(() -> BrokerWarmup.run(broker.bootstrapServers(),
+    static CompletableFuture<BrokerWarmup.Outcome> warmBroker(Settings settings, KafkaBroker broker) {
+        return settings.warmup() ? CompletableFuture.supplyAsync(() -> BrokerWarmup.run(broker.bootstrapServers(),
                 BrokerWarmup.BUDGET)) : CompletableFuture.completedFuture(null);
+    }
+
+    /** Waits for the broker's warm-up and says how it went, on the caller's thread. */
+    static void awaitBrokerWarmup(CompletableFuture<BrokerWarmup.Outcome> warmup) {
+        var outcome = warmup.join();
+        if (outcome != null) {
+            outcome.log();
+        }
     }
 
     /** Starts only the services, against Kafka and PostgreSQL that run elsewhere (e.g. Testcontainers). */

@@ -103,7 +103,7 @@ public final class ProcessStack implements AutoCloseable {
                 stack.launcher.awaitReady(instance);
             }
             stack.startInstance(Service.INGEST, settings.port(Service.INGEST));
-            brokerWarm.join();
+            LocalStack.awaitBrokerWarmup(brokerWarm);
             return stack;
         } catch (Exception e) {
             stack.close();
