@@ -10,7 +10,8 @@ BENCH_STACK=""
 trap '[ -z "$BENCH_STACK" ] || kill -TERM "$BENCH_STACK" 2>/dev/null || true' EXIT
 
 # bench_stack LOG COMMAND [ARGS...]: runs COMMAND, a program or a function of the calling script, against a fresh
-# throwaway stack on fresh data (IOT_DATA_DIR, kept afterwards; the environment decides what runs). The Java
+# throwaway stack on fresh data (IOT_DATA_DIR under /tmp, deleted once the stack stopped unless KEEP_DATA=1: a
+# batched run leaves 4-5 GB, and a few runs filled the disk; the environment decides what runs). The Java
 # launcher (./pipeline run --then; with BENCH_PROCESSES=1, --processes) starts the stack with its output in LOG,
 # waits for it (at most IOT_START_TIMEOUT s, 300), runs COMMAND with INGEST_URL, DECODER_URL, RULES_URL, NOTIFY_URL,
 # WS_URL and the credentials in its environment, stops the stack and returns COMMAND's exit code. A function runs
@@ -28,6 +29,7 @@ bench_stack() {
   BENCH_STACK=$!
   wait "$BENCH_STACK" || rc=$?
   BENCH_STACK=""
+  [ "${KEEP_DATA:-}" = 1 ] || rm -rf "$IOT_DATA_DIR"
   return "$rc"
 }
 
