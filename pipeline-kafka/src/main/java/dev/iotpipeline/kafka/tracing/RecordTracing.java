@@ -78,20 +78,31 @@ public final class RecordTracing {
      */
     public static String traceId(Headers headers) {
         var header = headers.lastHeader(TRACEPARENT);
-        if (header == null || header.value() == null) {
+        var value = header == null ? null : header.value();
+        if (value == null) {
             return null;
         }
-        var value = new String(header.value(), StandardCharsets.US_ASCII);
-        var parts = value.split("-", -1);
-        if (parts.length < 4 || parts[1].length() != 32) {
+        // Read in place (once per live record): the second of at least four dash-separated fields.
+        int first = indexOf(value, 0);
+        int second = first < 0 ? -1 : indexOf(value, first + 1);
+        if (second - first - 1 != 32 || indexOf(value, second + 1) < 0) {
             return null;
         }
-        for (int i = 0; i < 32; i++) {
-            char c = parts[1].charAt(i);
+        for (int i = first + 1; i < second; i++) {
+            byte c = value[i];
             if (!(c >= '0' && c <= '9' || c >= 'a' && c <= 'f')) {
                 return null;
             }
         }
-        return parts[1];
+        return new String(value, first + 1, 32, StandardCharsets.US_ASCII);
+    }
+
+    private static int indexOf(byte[] value, int from) {
+        for (int i = from; i < value.length; i++) {
+            if (value[i] == '-') {
+                return i;
+            }
+        }
+        return -1;
     }
 }

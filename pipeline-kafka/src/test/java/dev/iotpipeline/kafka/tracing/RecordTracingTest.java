@@ -151,6 +151,9 @@ class RecordTracingTest {
         assertThat(RecordTracing.traceId(headers("00-" + "\"".repeat(32) + "-" + PARENT_SPAN + "-01"))).isNull();
         assertThat(RecordTracing.traceId(headers("00-" + TRACE_ID.toUpperCase() + "-" + PARENT_SPAN + "-01"))).isNull();
         assertThat(RecordTracing.traceId(new RecordHeaders())).isNull();
+        assertThat(RecordTracing.traceId(headers("00-" + TRACE_ID + "-" + PARENT_SPAN))).as("three fields").isNull();
+        assertThat(RecordTracing.traceId(headers("01-" + TRACE_ID + "-" + PARENT_SPAN + "-01-extra")))
+                .as("a later version's longer form").isEqualTo(TRACE_ID);
     }
 
     private static RecordTracing tracing(ObservationRegistry registry) {
