@@ -56,7 +56,9 @@ final class BrokerSetup {
             }
             run(format, logback, Duration.ofSeconds(60));
         }
-        return java(List.of("kafka.Kafka", config.toString()), logback, "-Xms256m", "-Xmx768m");
+        var options = new ArrayList<>(List.of("-Xms256m", "-Xmx768m"));
+        options.addAll(AotCache.options(System.getenv(), "broker"));
+        return java(List.of("kafka.Kafka", config.toString()), logback, options.toArray(String[]::new));
     }
 
     private String serverProperties(Path logDir) {

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
@@ -75,26 +76,59 @@ public final class LocalStack implements AutoCloseable {
     /** Starts the embedded Kafka broker and PostgreSQL under the data directory, then the services. */
     public static LocalStack startEmbedded(Settings settings, int kafkaPort, int kafkaControllerPort, int postgresPort)
             throws Exception {
-        var data = settings.dataDir().toAbsolutePath();
-        KafkaBroker broker = null;
-        Postgres postgres = null;
+        var backends = Backends.start(settings, kafkaPort, kafkaControllerPort, postgresPort);
+        var broker = backends.broker();
+        var postgres = backends.postgres();
         try {
-            broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort, Duration.ofSeconds(90));
-            // While PostgreSQL and the services start, which need the broker only for metadata meanwhile.
-            var brokerWarm = warmBroker(settings, broker);
-            postgres = Postgres.start(data.resolve("postgres"), postgresPort, settings.durable());
             var infrastructure = new Infrastructure(broker.bootstrapServers(), postgres.jdbcUrl(), Postgres.USER, "");
             var stack = new LocalStack(settings, infrastructure, broker, postgres).startServices();
-            awaitBrokerWarmup(brokerWarm);
+            awaitBrokerWarmup(backends.brokerWarmup());
             return stack;
         } catch (Exception e) {
-            if (postgres != null) {
-                postgres.close();
-            }
-            if (broker != null) {
-                broker.close();
-            }
+            postgres.close();
+            broker.close();
             throw e;
+        }
+    }
+
+    /** The broker and PostgreSQL of a stack, and the broker's warm-up, which runs while the services start. */
+    record Backends(KafkaBroker broker, Postgres postgres, CompletableFuture<BrokerWarmup.Outcome> brokerWarmup) {
+
+        /**
+         * Starts both side by side: each mostly waits on its own process (a JVM starting, initdb fsyncing), so
+         * a start takes the longer of the two rather than their sum. Neither is left running when one fails.
+         */
+        static Backends start(Settings settings, int kafkaPort, int kafkaControllerPort, int postgresPort)
+                throws Exception {
+            var data = settings.dataDir().toAbsolutePath();
+            var postgresStart = CompletableFuture.supplyAsync(() -> {
+                try {
+                    return Postgres.start(data.resolve("postgres"), postgresPort, settings.durable());
+                } catch (Exception e) {
+                    throw new CompletionException(e);
+                }
+            });
+            KafkaBroker broker;
+            try {
+                broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort,
+                        Duration.ofSeconds(90));
+            } catch (Exception e) {
+                try {
+                    postgresStart.join().close();
+                } catch (Exception postgresFailure) {
+                    e.addSuppressed(postgresFailure);
+                }
+                throw e;
+            }
+            // While PostgreSQL and the services start, which need the broker only for metadata meanwhile.
+            var brokerWarmup = warmBroker(settings, broker);
+            try {
+                return new Backends(broker, postgresStart.join(), brokerWarmup);
+            } catch (CompletionException e) {
+                brokerWarmup.cancel(false);
+                broker.close();
+                throw e.getCause() instanceof Exception cause ? cause : e;
+            }
         }
     }
 

@@ -2,7 +2,6 @@ package dev.iotpipeline.localstack;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -82,17 +81,9 @@ public final class ProcessStack implements AutoCloseable {
      */
     public static ProcessStack start(LocalStack.Settings settings, Path root, int kafkaPort, int kafkaControllerPort,
             int postgresPort) throws Exception {
-        var data = settings.dataDir().toAbsolutePath();
-        var broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort, Duration.ofSeconds(90));
-        var brokerWarm = LocalStack.warmBroker(settings, broker);
-        Postgres postgres;
-        try {
-            postgres = Postgres.start(data.resolve("postgres"), postgresPort, settings.durable());
-        } catch (Exception e) {
-            broker.close();
-            throw e;
-        }
-        var stack = new ProcessStack(settings, root, broker, postgres);
+        var backends = LocalStack.Backends.start(settings, kafkaPort, kafkaControllerPort, postgresPort);
+        var brokerWarm = backends.brokerWarmup();
+        var stack = new ProcessStack(settings, root, backends.broker(), backends.postgres());
         try {
             // The consumers start side by side (they need only Kafka and PostgreSQL), ingest after them.
             var consumers = new ArrayList<Instance>();

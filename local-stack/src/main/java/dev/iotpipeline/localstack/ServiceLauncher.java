@@ -41,8 +41,13 @@ final class ServiceLauncher {
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(Arrays.asList(System.getenv().getOrDefault("IOT_SERVICE_JAVA_OPTS",
                 "-Xmx512m -XX:+UseSerialGC").trim().split("\\s+")));
+        var execJar = execJar(instance.service());
+        var extracted = AotCache.extractedJar(System.getenv(), execJar);
+        if (extracted.isPresent()) {
+            command.addAll(AotCache.options(System.getenv(), instance.service().shortName()));
+        }
         command.add("-jar");
-        command.add(execJar(instance.service()).toString());
+        command.add(extracted.orElse(execJar).toString());
         for (var property : ServiceProperties.of(instance.service(), settings, infrastructure, instance.port(),
                 false)) {
             command.add("--" + property);
