@@ -24,6 +24,7 @@ public final class Reports {
               section FILE               a run's report one heading level down, for a report that collects runs
               latency DIR COMMAND        bench/latency.sh's runs (DIR/run-N/{cold,warm}/ and scrapes) as the latency report
               throughput DIR COMMAND     bench/throughput.sh's runs (DIR/run-N/, bench/postload's JSON) as the throughput report
+              restarts DIR COMMAND       bench/restarts.sh's runs (DIR/run-N/<service>-<how>/) as the restart report
             """;
 
     private static final Pattern SUBSECTION = Pattern.compile("^## (Thresholds|Maximum|50 %|Slowdown|Seed)");
@@ -62,6 +63,7 @@ public final class Reports {
             case "section" -> System.out.print(section(Files.readString(path)));
             case "latency" -> System.out.print(LatencyReport.render(path, String.join(" ", rest)));
             case "throughput" -> System.out.print(ThroughputReport.render(path, String.join(" ", rest)));
+            case "restarts" -> System.out.print(RestartReport.render(path, String.join(" ", rest)));
             default -> {
                 System.err.print(USAGE);
                 return 2;

@@ -173,6 +173,46 @@ class ReportsTest {
     }
 
     @Test
+    void restartsTakeTheMinuteAfterReadyFromTheSamplesAndTheVerdictFromTheSuite() throws Exception {
+        // Ready at t = 10 s: POSTs of 900 ms before it and after its minute are outside the window.
+        var posts = new StringBuilder();
+        posts.append("http_req_duration,5000,900.0,ingestion\n");
+        for (int i = 1; i <= 100; i++) {
+            posts.append("http_req_duration,").append(10_000 + i * 100).append(',').append(i).append(".0,ingestion\n");
+            posts.append("time_lapse,").append(10_000 + i * 100).append(',').append(2 * i).append(".0,subscribe\n");
+        }
+        posts.append("http_req_duration,70500,900.0,ingestion\n");
+        posts.append("http_req_duration,20000,700.0,subscribe\n");
+        restartCase("run-1/decoder-kill", 2_000, 10_000, posts.toString(), 30_000, 30_000, false);
+        restartCase("run-2/decoder-kill", 2_000, 10_000, posts.toString().replace("20000,100.0,", "20000,300.0,"),
+                30_000, 29_990, true);
+
+        var md = RestartReport.render(temp, "RUNS=2 bench/restarts.sh");
+
+        assertThat(md).startsWith("# Restarts under the seed load").contains("- **Command:** `RUNS=2 bench/restarts.sh`");
+        // Ready 8 s after down, samples until 70.5 s; p99 of 1..100 = 99; in run 2 the 100 became 300 (its max).
+        assertThat(md).contains("| decoder: kill -9 | 8.0 (8.0–8.0) | 60.0 (60.0–60.0) | 50.0 (50.0–50.0) | "
+                + "99.0 (99.0–99.0) | 200 (100–300) | 190 (190–190) | 198 (198–198) | 60,000 | 10 | 1 of 2 passed |");
+    }
+
+    private void restartCase(String name, long down, long ready, String samples, int accepted, int delivered,
+            boolean failed) throws IOException {
+        var dir = temp.resolve(name);
+        Files.createDirectories(dir.resolve("k6"));
+        Files.writeString(dir.resolve("down-ms.txt"), down + "\n");
+        Files.writeString(dir.resolve("ready-ms.txt"), ready + "\n");
+        try (var gzip = new java.util.zip.GZIPOutputStream(Files.newOutputStream(dir.resolve("k6/samples.csv.gz")))) {
+            gzip.write(("metric_name,timestamp,metric_value,scenario\n" + samples).getBytes());
+        }
+        Files.writeString(dir.resolve("k6/suite1-closed-loop-summary.json"), """
+                {"metrics":{"uplinks_accepted":{"values":{"count":%d}},"data_units_received":{"values":{"count":%d}}}}
+                """.formatted(accepted, delivered));
+        if (failed) {
+            Files.writeString(dir.resolve("k6-exit.txt"), "99\n");
+        }
+    }
+
+    @Test
     void aSectionMovesEveryHeadingOneLevelDown() {
         assertThat(Reports.section("# Suite 2 (smoke size)\n\n- **Run:** x\n\n## Thresholds\n\n## Other\n### Deeper\n"))
                 .isEqualTo("## Suite 2 (smoke size)\n\n- **Run:** x\n\n### Thresholds\n\n## Other\n### Deeper\n");

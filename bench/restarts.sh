@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Restarts under seed 003's load (issue 27): ./pipeline run --processes with two instances of every service
+# (IOT_INSTANCES), and for each service and each way an instance goes down (kill -9, SIGTERM) one case: the
+# service's second instance is taken down FAULT_AT (10) s into the seed shape (k6/run suite1-closed-loop, ITERATIONS
+# 90), the stack's supervisor starts it again, and the report takes POST and time_lapse percentiles over the minute
+# after it answers ready. Ingest's second instance gets no traffic meanwhile, so for ingest the load starts once the
+# restarted instance is ready and goes to it alone. RUNS (3) fresh stacks, the cases one after another on each.
+# Raw: docs/benchmarks/raw/restarts/run-N/<service>-<how>/ (k6 summary and per-sample CSV, the down and ready times);
+# report: docs/benchmarks/restarts.md. Reads the processes-mode AOT cache if it is fresh (./pipeline aot --processes).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+source bench/lib.sh
+RUNS=${RUNS:-3}
+export OUT=${OUT:-docs/benchmarks/raw/restarts} EXTRA=${EXTRA:-} ITERATIONS=${ITERATIONS:-90} FAULT_AT=${FAULT_AT:-10}
+export SERVICES=${SERVICES:-decoder rules notify ingest} HOW=${HOW:-kill term}
+REPORT=${REPORT:-docs/benchmarks/restarts.md}
+export IOT_INSTANCES=ingest=2,decoder=2,rules=2,notify=2 BENCH_PROCESSES=1
+rm -rf "$OUT"
+mkdir -p "$OUT"
+
+now_ms() { local t=$EPOCHREALTIME; t=${t/[.,]/}; echo $(( t / 1000 )); }
+ready() { curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$1/actuator/health/readiness"; }
+
+# bounce PORT kill|term DIR: takes the instance on PORT down, waits until the supervisor has it ready again, and
+# writes when it went down and when it was ready into DIR.
+bounce() {
+  local port=$1 how=$2 dir=$3 pid deadline
+  pid=$(ss -Htlnp "sport = :$port" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  [ -n "$pid" ] || { echo "nothing listens on $port" >> "$dir/failures.txt"; return 1; }
+  now_ms > "$dir/down-ms.txt"
+  if [ "$how" = kill ]; then kill -9 "$pid"; else kill -TERM "$pid"; fi
+  while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
+  deadline=$(( $(now_ms) + 120000 ))
+  until ready "$port"; do
+    [ "$(now_ms)" -lt "$deadline" ] || { echo "$port not ready within 120 s" >> "$dir/failures.txt"; return 1; }
+    sleep 0.1
+  done
+  now_ms > "$dir/ready-ms.txt"
+}
+
+# seed DIR [VAR=VALUE...]: the seed shape, its summary and every sample (ms timestamps) into DIR/k6/.
+seed() {
+  local dir=$1 status=0
+  shift
+  mkdir -p "$dir/k6"
+  # shellcheck disable=SC2086
+  env "$@" RUN_DIR="$dir/k6" K6_CSV_TIME_FORMAT=unix_milli k6/run suite1-closed-loop -e ITERATIONS="$ITERATIONS" \
+    $EXTRA --out csv="$dir/k6/samples.csv.gz" > "$dir/k6.log" 2>&1 || status=$?
+  [ "$status" -eq 0 ] || echo "$status" > "$dir/k6-exit.txt"
+  rm -f "$dir/k6/dashboard.html"
+  # Only what the report reads: every POST's and every time_lapse sample, with its time (a tenth of k6's rows).
+  zcat "$dir/k6/samples.csv.gz" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "metric_name,timestamp,metric_value,scenario"; next }
+    $c["metric_name"] == "http_req_duration" || $c["metric_name"] == "time_lapse" {
+      print $c["metric_name"] "," $c["timestamp"] "," $c["metric_value"] "," $c["scenario"] }' | gzip > "$dir/k6/samples.tmp"
+  mv "$dir/k6/samples.tmp" "$dir/k6/samples.csv.gz"
+}
+
+# Runs under the stack (bench_stack): every case, into $1.
+measure() {
+  local out=$1 service how dir port load
+  for service in $SERVICES; do
+    port=$(eval echo "\$${service^^}_URL" | grep -o '[0-9]*$')
+    port=$(( port + 100 ))
+    for how in $HOW; do
+      dir="$out/$service-$how"
+      mkdir -p "$dir"
+      echo "  $service $how (instance on $port)"
+      if [ "$service" = ingest ]; then
+        bounce "$port" "$how" "$dir" || true
+        seed "$dir" INGEST_URL="http://127.0.0.1:$port"
+      else
+        seed "$dir" &
+        load=$!
+        sleep "$FAULT_AT"
+        bounce "$port" "$how" "$dir" || true
+        wait "$load"
+      fi
+      sleep 5
+    done
+  done
+}
+
+export -f now_ms ready bounce seed
+for run in $(seq 1 "$RUNS"); do
+  mkdir -p "$OUT/run-$run"
+  echo "restarts run $run of $RUNS"
+  bench_stack "$OUT/run-$run/stack.log" measure "$OUT/run-$run"
+  grep '\[supervisor\]' "$OUT/run-$run/stack.log" > "$OUT/run-$run/supervisor.txt" || true
+  rm -f "$OUT/run-$run/stack.log"
+done
+./pipeline report restarts "$OUT" "RUNS=$RUNS bench/restarts.sh${EXTRA:+ (EXTRA=$EXTRA)}" > "$REPORT"
+cat "$REPORT"
