@@ -88,5 +88,10 @@ for run in $(seq 1 "$RUNS"); do
   grep '\[supervisor\]' "$OUT/run-$run/stack.log" > "$OUT/run-$run/supervisor.txt" || true
   rm -f "$OUT/run-$run/stack.log"
 done
-./pipeline report restarts "$OUT" "RUNS=$RUNS bench/restarts.sh${EXTRA:+ (EXTRA=$EXTRA)}" > "$REPORT"
+command="RUNS=$RUNS"
+for var in SERVICES HOW ITERATIONS FAULT_AT; do
+  case "$var=${!var}" in "SERVICES=decoder rules notify ingest" | "HOW=kill term" | ITERATIONS=90 | FAULT_AT=10) ;;
+    *) command+=" $var=\"${!var}\"" ;; esac
+done
+./pipeline report restarts "$OUT" "$command bench/restarts.sh${EXTRA:+ (EXTRA=$EXTRA)}" > "$REPORT"
 cat "$REPORT"

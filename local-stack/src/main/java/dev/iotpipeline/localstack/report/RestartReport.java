@@ -29,7 +29,7 @@ final class RestartReport {
 
     /** One case of one run: the samples in the window after ready, and what the k6 suite said. */
     record Case(double downToReadySeconds, double windowSeconds, List<Double> posts, List<Double> timeLapses,
-            double accepted, double delivered, boolean passed) {
+            double accepted, double lost, double failedPosts) {
     }
 
     static String render(Path dir, String command) throws IOException {
@@ -50,9 +50,9 @@ final class RestartReport {
                 .append("instances of every service); one case after another on each\n");
         out.append("- **Figures:** medians over the runs (range in brackets), latencies in ms over the ")
                 .append(WINDOW_MS / 1000).append(" s after the instance answered ready again (less when the load ended ")
-                .append("sooner: *window*); *lost* = accepted uplinks not stored or not delivered by the end\n\n");
+                .append("sooner: *window*); *lost* = accepted uplinks not stored or not delivered by the end, summed over the runs\n\n");
         out.append("| case | down → ready (s) | window (s) | POST p50 | POST p99 | POST max | time_lapse p95 | ")
-                .append("time_lapse p99 | accepted | lost | k6 thresholds |\n");
+                .append("time_lapse p99 | accepted | failed POSTs | lost |\n");
         out.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (var entry : cases.entrySet()) {
             var runsOfCase = entry.getValue();
@@ -65,10 +65,9 @@ final class RestartReport {
                     .append(" | ").append(cell(quantiles(runsOfCase, false, 0.95), false))
                     .append(" | ").append(cell(quantiles(runsOfCase, false, 0.99), false))
                     .append(" | ").append(Fmt.grouped(runsOfCase.stream().mapToDouble(Case::accepted).sum()))
-                    .append(" | ").append(Fmt.grouped(runsOfCase.stream()
-                            .mapToDouble(c -> Math.max(0, c.accepted() - c.delivered())).sum()))
-                    .append(" | ").append(runsOfCase.stream().filter(Case::passed).count()).append(" of ")
-                    .append(runsOfCase.size()).append(" passed |\n");
+                    .append(" | ").append(Fmt.grouped(runsOfCase.stream().mapToDouble(Case::failedPosts).sum()))
+                    .append(" | ").append(Fmt.grouped(runsOfCase.stream().mapToDouble(Case::lost).sum()))
+                    .append(" |\n");
         }
         out.append("""
 
@@ -77,8 +76,10 @@ final class RestartReport {
                 supervisor starts it again and it warms up before it answers ready, and its group moves partitions \
                 back to it. Ingest's second instance gets no traffic while the other one does, so for ingest the \
                 load starts once the restarted instance is ready and goes to it alone: what a load balancer sends a \
-                restarted instance. *lost* and the thresholds are the suite's own: every accepted uplink stored in \
-                the history and delivered to the WebSocket subscriber.
+                restarted instance. *lost* counts from the suite's own checks: every accepted uplink stored in the \
+                history and delivered to the WebSocket subscriber. The suite's latency thresholds are over its whole \
+                run, the time the instance was down included, so its exit code (`k6-exit.txt` in the raw results) \
+                says little here.
                 """);
         return out.toString();
     }
@@ -113,11 +114,12 @@ final class RestartReport {
         }
         var metrics = Json.read(caseDir.resolve("k6/suite1-closed-loop-summary.json")).path("metrics");
         double accepted = metrics.path("uplinks_accepted").path("values").path("count").asDouble(0);
+        double stored = metrics.path("data_units_stored").path("values").path("count").asDouble(0);
         double delivered = metrics.path("data_units_received").path("values").path("count").asDouble(0);
-        boolean passed = !Files.exists(caseDir.resolve("k6-exit.txt")) && !Files.exists(caseDir.resolve("failures.txt"));
+        double failed = metrics.path("http_req_failed{scenario:ingestion}").path("values").path("passes").asDouble(0);
         double window = ready == Long.MAX_VALUE ? 0 : Math.max(0, Math.min(WINDOW_MS, last - ready)) / 1000.0;
         return new Case(ready == Long.MAX_VALUE ? Double.NaN : (ready - down) / 1000.0, window, posts, timeLapses,
-                accepted, delivered, passed);
+                accepted, Math.max(0, accepted - Math.min(stored, delivered)), failed);
     }
 
     /** Each run's quantile {@code q} of its POST (or time_lapse) samples in the window. */

@@ -183,20 +183,20 @@ class ReportsTest {
         }
         posts.append("http_req_duration,70500,900.0,ingestion\n");
         posts.append("http_req_duration,20000,700.0,subscribe\n");
-        restartCase("run-1/decoder-kill", 2_000, 10_000, posts.toString(), 30_000, 30_000, false);
+        restartCase("run-1/decoder-kill", 2_000, 10_000, posts.toString(), 30_000, 30_000, 0);
         restartCase("run-2/decoder-kill", 2_000, 10_000, posts.toString().replace("20000,100.0,", "20000,300.0,"),
-                30_000, 29_990, true);
+                30_000, 29_990, 3);
 
         var md = RestartReport.render(temp, "RUNS=2 bench/restarts.sh");
 
         assertThat(md).startsWith("# Restarts under the seed load").contains("- **Command:** `RUNS=2 bench/restarts.sh`");
         // Ready 8 s after down, samples until 70.5 s; p99 of 1..100 = 99; in run 2 the 100 became 300 (its max).
         assertThat(md).contains("| decoder: kill -9 | 8.0 (8.0–8.0) | 60.0 (60.0–60.0) | 50.0 (50.0–50.0) | "
-                + "99.0 (99.0–99.0) | 200 (100–300) | 190 (190–190) | 198 (198–198) | 60,000 | 10 | 1 of 2 passed |");
+                + "99.0 (99.0–99.0) | 200 (100–300) | 190 (190–190) | 198 (198–198) | 60,000 | 3 | 10 |");
     }
 
     private void restartCase(String name, long down, long ready, String samples, int accepted, int delivered,
-            boolean failed) throws IOException {
+            int failedPosts) throws IOException {
         var dir = temp.resolve(name);
         Files.createDirectories(dir.resolve("k6"));
         Files.writeString(dir.resolve("down-ms.txt"), down + "\n");
@@ -205,11 +205,10 @@ class ReportsTest {
             gzip.write(("metric_name,timestamp,metric_value,scenario\n" + samples).getBytes());
         }
         Files.writeString(dir.resolve("k6/suite1-closed-loop-summary.json"), """
-                {"metrics":{"uplinks_accepted":{"values":{"count":%d}},"data_units_received":{"values":{"count":%d}}}}
-                """.formatted(accepted, delivered));
-        if (failed) {
-            Files.writeString(dir.resolve("k6-exit.txt"), "99\n");
-        }
+                {"metrics":{"uplinks_accepted":{"values":{"count":%d}},"data_units_stored":{"values":{"count":%d}},
+                "data_units_received":{"values":{"count":%d}},
+                "http_req_failed{scenario:ingestion}":{"values":{"passes":%d}}}}
+                """.formatted(accepted, accepted, delivered, failedPosts));
     }
 
     @Test
