@@ -174,14 +174,16 @@ class ReportsTest {
 
     @Test
     void restartsTakeTheMinuteAfterReadyFromTheSamplesAndTheVerdictFromTheSuite() throws Exception {
-        // Ready at t = 10 s: POSTs of 900 ms before it and after its minute are outside the window.
+        // Ready at t = 10 s: a POST sent before it and one sent after its minute are outside the window, and so is
+        // an uplink received after ready but sent before (the backlog of the time the instance was down).
         var posts = new StringBuilder();
-        posts.append("http_req_duration,5000,900.0,ingestion\n");
+        posts.append("http_req_duration,10500,900.0,ingestion\n");
+        posts.append("time_lapse,12000,5000.0,subscribe\n");
         for (int i = 1; i <= 100; i++) {
             posts.append("http_req_duration,").append(10_000 + i * 100).append(',').append(i).append(".0,ingestion\n");
             posts.append("time_lapse,").append(10_000 + i * 100).append(',').append(2 * i).append(".0,subscribe\n");
         }
-        posts.append("http_req_duration,70500,900.0,ingestion\n");
+        posts.append("http_req_duration,71400,900.0,ingestion\n");
         posts.append("http_req_duration,20000,700.0,subscribe\n");
         restartCase("run-1/decoder-kill", 2_000, 10_000, posts.toString(), 30_000, 30_000, 0);
         restartCase("run-2/decoder-kill", 2_000, 10_000, posts.toString().replace("20000,100.0,", "20000,300.0,"),
@@ -190,7 +192,7 @@ class ReportsTest {
         var md = RestartReport.render(temp, "RUNS=2 bench/restarts.sh");
 
         assertThat(md).startsWith("# Restarts under the seed load").contains("- **Command:** `RUNS=2 bench/restarts.sh`");
-        // Ready 8 s after down, samples until 70.5 s; p99 of 1..100 = 99; in run 2 the 100 became 300 (its max).
+        // Ready 8 s after down, sent until 70.5 s; p99 of 1..100 = 99; in run 2 the 100 became 300 (its max).
         assertThat(md).contains("| decoder: kill -9 | 8.0 (8.0–8.0) | 60.0 (60.0–60.0) | 50.0 (50.0–50.0) | "
                 + "99.0 (99.0–99.0) | 200 (100–300) | 190 (190–190) | 198 (198–198) | 60,000 | 3 | 10 |");
     }
