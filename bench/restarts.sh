@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # Restarts under seed 003's load (issue 27): ./pipeline run --processes with two instances of every service
-# (IOT_INSTANCES), and for each service and each way an instance goes down (kill -9, SIGTERM) one case: the
-# service's second instance is taken down FAULT_AT (10) s into the seed shape (k6/run suite1-closed-loop, ITERATIONS
-# 90), the stack's supervisor starts it again, and the report takes POST and time_lapse percentiles over the minute
-# after it answers ready. Ingest's second instance gets no traffic meanwhile, so for ingest the load starts once the
-# restarted instance is ready and goes to it alone. RUNS (3) fresh stacks, the cases one after another on each.
+# (IOT_INSTANCES), and for each part in SERVICES and each way in HOW it goes down (kill -9, SIGTERM) one case: the
+# service's second instance (or the broker, or PostgreSQL) is taken down FAULT_AT (10) s into the seed shape (k6/run
+# suite1-closed-loop, ITERATIONS 90), the stack's supervisor starts it again, and the report takes POST and
+# time_lapse percentiles over the minute after it is ready (the broker: ingest ready again; PostgreSQL: notify ready
+# again). Ingest's second instance gets no traffic meanwhile, so for ingest the load starts once the restarted
+# instance is ready and goes to it alone. RUNS (3) fresh stacks, the cases one after another on each.
 # Raw: docs/benchmarks/raw/restarts/run-N/<service>-<how>/ (k6 summary and per-sample CSV, the down and ready times);
 # report: docs/benchmarks/restarts.md. Reads the processes-mode AOT cache if it is fresh (./pipeline aot --processes).
 set -euo pipefail
@@ -12,7 +13,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 RUNS=${RUNS:-3}
 export OUT=${OUT:-docs/benchmarks/raw/restarts} EXTRA=${EXTRA:-} ITERATIONS=${ITERATIONS:-90} FAULT_AT=${FAULT_AT:-10}
-export SERVICES=${SERVICES:-decoder rules notify ingest} HOW=${HOW:-kill term}
+export SERVICES=${SERVICES:-decoder rules notify ingest kafka postgres} HOW=${HOW:-kill term}
 REPORT=${REPORT:-docs/benchmarks/restarts.md}
 export IOT_INSTANCES=ingest=2,decoder=2,rules=2,notify=2 BENCH_PROCESSES=1
 rm -rf "$OUT"
@@ -21,17 +22,18 @@ mkdir -p "$OUT"
 now_ms() { local t=$EPOCHREALTIME; t=${t/[.,]/}; echo $(( t / 1000 )); }
 ready() { curl -sf -o /dev/null --max-time 2 "http://127.0.0.1:$1/actuator/health/readiness"; }
 
-# bounce PORT kill|term DIR: takes the instance on PORT down, waits until the supervisor has it ready again, and
-# writes when it went down and when it was ready into DIR.
+# bounce PORT kill|term DIR [READY_PORT]: takes the process listening on PORT down, waits until the supervisor has it
+# listening and ready again (READY_PORT's readiness, PORT's by default), and writes when it went down and when it was
+# ready into DIR.
 bounce() {
-  local port=$1 how=$2 dir=$3 pid deadline
+  local port=$1 how=$2 dir=$3 ready_port=${4:-$1} pid deadline
   pid=$(ss -Htlnp "sport = :$port" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
   [ -n "$pid" ] || { echo "nothing listens on $port" >> "$dir/failures.txt"; return 1; }
   now_ms > "$dir/down-ms.txt"
   if [ "$how" = kill ]; then kill -9 "$pid"; else kill -TERM "$pid"; fi
   while kill -0 "$pid" 2>/dev/null; do sleep 0.1; done
   deadline=$(( $(now_ms) + 120000 ))
-  until ready "$port"; do
+  until ss -Htln "sport = :$port" | grep -q . && ready "$ready_port"; do
     [ "$(now_ms)" -lt "$deadline" ] || { echo "$port not ready within 120 s" >> "$dir/failures.txt"; return 1; }
     sleep 0.1
   done
@@ -57,10 +59,13 @@ seed() {
 
 # Runs under the stack (bench_stack): every case, into $1.
 measure() {
-  local out=$1 service how dir port load
+  local out=$1 service how dir port ready_port load
   for service in $SERVICES; do
-    port=$(eval echo "\$${service^^}_URL" | grep -o '[0-9]*$')
-    port=$(( port + 100 ))
+    case $service in
+      kafka) port=$IOT_KAFKA_PORT ready_port=$(echo "$INGEST_URL" | grep -o '[0-9]*$') ;;
+      postgres) port=$IOT_POSTGRES_PORT ready_port=$(echo "$NOTIFY_URL" | grep -o '[0-9]*$') ;;
+      *) port=$(( $(eval echo "\$${service^^}_URL" | grep -o '[0-9]*$') + 100 )) ready_port=$port ;;
+    esac
     for how in $HOW; do
       dir="$out/$service-$how"
       mkdir -p "$dir"
@@ -72,7 +77,7 @@ measure() {
         seed "$dir" &
         load=$!
         sleep "$FAULT_AT"
-        bounce "$port" "$how" "$dir" || true
+        bounce "$port" "$how" "$dir" "$ready_port" || true
         wait "$load"
       fi
       sleep 5
@@ -90,7 +95,7 @@ for run in $(seq 1 "$RUNS"); do
 done
 command="RUNS=$RUNS"
 for var in SERVICES HOW ITERATIONS FAULT_AT; do
-  case "$var=${!var}" in "SERVICES=decoder rules notify ingest" | "HOW=kill term" | ITERATIONS=90 | FAULT_AT=10) ;;
+  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term" | ITERATIONS=90 | FAULT_AT=10) ;;
     *) command+=" $var=\"${!var}\"" ;; esac
 done
 ./pipeline report restarts "$OUT" "$command bench/restarts.sh${EXTRA:+ (EXTRA=$EXTRA)}" > "$REPORT"
