@@ -1,5 +1,6 @@
 package dev.iotpipeline.localstack;
 
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -39,7 +40,17 @@ record AotCache(Path dir, boolean training) {
         }
         var module = execJar.getFileName().toString().replaceFirst("-\\d.*$", "");
         var extracted = Path.of(dir, "jars", module, execJar.getFileName().toString());
-        return Files.isRegularFile(extracted) ? Optional.of(extracted) : Optional.empty();
+        // The extracted jar keeps its exec jar's time: an exec jar rebuilt since (a build, then --no-build) is newer
+        // code than the copy, so the service runs from it, without a cache, until the next training.
+        return Files.isRegularFile(extracted) && !newer(execJar, extracted) ? Optional.of(extracted) : Optional.empty();
+    }
+
+    private static boolean newer(Path jar, Path than) {
+        try {
+            return Files.getLastModifiedTime(jar).compareTo(Files.getLastModifiedTime(than)) > 0;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** {@code part}'s options: write its cache at exit while training, else read it if there is one. */

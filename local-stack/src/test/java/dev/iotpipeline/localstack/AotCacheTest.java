@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -50,5 +52,24 @@ class AotCacheTest {
         Files.createFile(extracted);
 
         assertThat(AotCache.extractedJar(env, execJar)).contains(extracted);
+    }
+
+    @Test
+    void anExecJarRebuiltAfterTheTrainingRunsAsBuiltNotFromTheOlderExtractedCopy() throws Exception {
+        var execJar = Files.createDirectories(dir.resolve("repo/decoder-service/target"))
+                .resolve("decoder-service-0.1.0-SNAPSHOT-exec.jar");
+        var extracted = Files.createDirectories(dir.resolve("aot/jars/decoder-service"))
+                .resolve("decoder-service-0.1.0-SNAPSHOT-exec.jar");
+        Files.createFile(execJar);
+        Files.createFile(extracted);
+        var trainedAt = FileTime.from(Instant.parse("2026-11-26T06:23:00Z"));
+        Files.setLastModifiedTime(execJar, trainedAt);
+        Files.setLastModifiedTime(extracted, trainedAt);
+        var env = Map.of(AotCache.DIR, dir.resolve("aot").toString());
+        assertThat(AotCache.extractedJar(env, execJar)).contains(extracted);
+
+        Files.setLastModifiedTime(execJar, FileTime.from(trainedAt.toInstant().plusSeconds(60)));
+
+        assertThat(AotCache.extractedJar(env, execJar)).isEmpty();
     }
 }
