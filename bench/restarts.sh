@@ -5,7 +5,9 @@
 # suite1-closed-loop, ITERATIONS 90), the stack's supervisor starts it again, and the report takes POST and
 # time_lapse percentiles over the minute after it is ready (the broker: ingest ready again; PostgreSQL: notify ready
 # again). Ingest's second instance gets no traffic meanwhile, so for ingest the load starts once the restarted
-# instance is ready and goes to it alone. RUNS (3) fresh stacks, the cases one after another on each.
+# instance is ready and goes to it alone. HOW "join": a third instance of the service starts (./pipeline join) FAULT_AT
+# s into the load instead, and the window follows its readiness; a joined ingest takes the load alone, as a restarted
+# one does. RUNS (3) fresh stacks, the cases one after another on each.
 # Raw: docs/benchmarks/raw/restarts/run-N/<service>-<how>/ (k6 summary and per-sample CSV, the down and ready times);
 # report: docs/benchmarks/restarts.md. Reads the processes-mode AOT cache if it is fresh (./pipeline aot --processes).
 set -euo pipefail
@@ -13,7 +15,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 RUNS=${RUNS:-3}
 export OUT=${OUT:-docs/benchmarks/raw/restarts} EXTRA=${EXTRA:-} ITERATIONS=${ITERATIONS:-90} FAULT_AT=${FAULT_AT:-10}
-export SERVICES=${SERVICES:-decoder rules notify ingest kafka postgres} HOW=${HOW:-kill term}
+export SERVICES=${SERVICES:-decoder rules notify ingest kafka postgres} HOW=${HOW:-kill term join}
 REPORT=${REPORT:-docs/benchmarks/restarts.md}
 export IOT_INSTANCES=ingest=2,decoder=2,rules=2,notify=2 BENCH_PROCESSES=1
 rm -rf "$OUT"
@@ -40,6 +42,28 @@ bounce() {
   now_ms > "$dir/ready-ms.txt"
 }
 
+# join_instance SERVICE PORT DIR: starts one more instance of SERVICE on PORT (./pipeline join, in the background: its
+# pid in JOINED) and writes when the command started (down-ms.txt) and when the new instance was ready into DIR.
+join_instance() {
+  local service=$1 port=$2 dir=$3 deadline
+  now_ms > "$dir/down-ms.txt"
+  ./pipeline join "$service" "$port" > "$dir/join.log" 2>&1 &
+  JOINED=$!
+  deadline=$(( $(now_ms) + 120000 ))
+  until ready "$port"; do
+    kill -0 "$JOINED" 2>/dev/null && [ "$(now_ms)" -lt "$deadline" ] \
+      || { echo "joined $service on $port not ready within 120 s" >> "$dir/failures.txt"; return 1; }
+    sleep 0.1
+  done
+  now_ms > "$dir/ready-ms.txt"
+}
+
+# leave DIR: stops the joined instance gracefully (./pipeline join stops it on SIGTERM).
+leave() {
+  kill -TERM "$JOINED" 2>/dev/null || true
+  wait "$JOINED" 2>/dev/null || true
+}
+
 # seed DIR [VAR=VALUE...]: the seed shape, its summary and every sample (ms timestamps) into DIR/k6/.
 seed() {
   local dir=$1 status=0
@@ -59,7 +83,7 @@ seed() {
 
 # Runs under the stack (bench_stack): every case, into $1.
 measure() {
-  local out=$1 service how dir port ready_port load
+  local out=$1 service how dir port target ready_port load
   for service in $SERVICES; do
     case $service in
       kafka) port=$IOT_KAFKA_PORT ready_port=$(echo "$INGEST_URL" | grep -o '[0-9]*$') ;;
@@ -67,17 +91,33 @@ measure() {
       *) port=$(( $(eval echo "\$${service^^}_URL" | grep -o '[0-9]*$') + 100 )) ready_port=$port ;;
     esac
     for how in $HOW; do
-      dir="$out/$service-$how"
+      dir="$out/$service-$how" target=$port
+      # A joining instance is the third: on the port after the second's.
+      [ "$how" != join ] || target=$(( port + 100 ))
+      if [ "$how" = join ]; then
+        case $service in kafka | postgres) continue ;; esac
+      fi
       mkdir -p "$dir"
-      echo "  $service $how (instance on $port)"
-      if [ "$service" = ingest ]; then
-        bounce "$port" "$how" "$dir" || true
-        seed "$dir" INGEST_URL="http://127.0.0.1:$port"
+      echo "  $service $how (instance on $target)"
+      if [ "$how" = join ] && [ "$service" = ingest ]; then
+        join_instance "$service" "$target" "$dir" || true
+        seed "$dir" INGEST_URL="http://127.0.0.1:$target"
+        leave
+      elif [ "$how" = join ]; then
+        seed "$dir" &
+        load=$!
+        sleep "$FAULT_AT"
+        join_instance "$service" "$target" "$dir" || true
+        wait "$load"
+        leave
+      elif [ "$service" = ingest ]; then
+        bounce "$target" "$how" "$dir" || true
+        seed "$dir" INGEST_URL="http://127.0.0.1:$target"
       else
         seed "$dir" &
         load=$!
         sleep "$FAULT_AT"
-        bounce "$port" "$how" "$dir" "$ready_port" || true
+        bounce "$target" "$how" "$dir" "$ready_port" || true
         wait "$load"
       fi
       sleep 5
@@ -85,7 +125,7 @@ measure() {
   done
 }
 
-export -f now_ms ready bounce seed
+export -f now_ms ready bounce join_instance leave seed
 for run in $(seq 1 "$RUNS"); do
   mkdir -p "$OUT/run-$run"
   echo "restarts run $run of $RUNS"
@@ -95,7 +135,7 @@ for run in $(seq 1 "$RUNS"); do
 done
 command="RUNS=$RUNS"
 for var in SERVICES HOW ITERATIONS FAULT_AT; do
-  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term" | ITERATIONS=90 | FAULT_AT=10) ;;
+  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term join" | ITERATIONS=90 | FAULT_AT=10) ;;
     *) command+=" $var=\"${!var}\"" ;; esac
 done
 ./pipeline report restarts "$OUT" "$command bench/restarts.sh${EXTRA:+ (EXTRA=$EXTRA)}" > "$REPORT"

@@ -56,7 +56,8 @@ final class BrokerSetup {
             }
             run(format, logback, Duration.ofSeconds(60));
         }
-        var options = new ArrayList<>(List.of("-Xms256m", "-Xmx768m"));
+        var options = new ArrayList<>(List.of(System.getenv().getOrDefault("IOT_BROKER_JAVA_OPTS", "-Xms256m -Xmx768m")
+                .trim().split("\\s+")));
         options.addAll(AotCache.options(System.getenv(), "broker"));
         return java(List.of("kafka.Kafka", config.toString()), logback, options.toArray(String[]::new));
     }

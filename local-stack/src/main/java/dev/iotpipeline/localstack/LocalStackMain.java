@@ -33,18 +33,11 @@ public final class LocalStackMain {
             StackLauncher.logTo(options.log());
         }
         boolean processes = options.processes();
-        var dataDir = Path.of(env("IOT_DATA_DIR", "data")).toAbsolutePath();
-        var settings = new LocalStack.Settings(dataDir,
-                new LocalStack.Ports(port("IOT_INGEST_PORT", 8080), port("IOT_DECODER_PORT", 8081),
-                        port("IOT_RULES_PORT", 8082), port("IOT_NOTIFY_PORT", 8083)),
-                env("IOT_DEVICE_KEY", "demo-device-key"), env("IOT_DASHBOARD_TOKEN", "demo-dashboard-token"),
-                env("IOT_ADMIN_TOKEN", "demo-admin-token"), port("IOT_PARTITIONS", LocalStack.Settings.DEFAULT_PARTITIONS),
-                // The services read IOT_WARMUP_ENABLED themselves; the broker's warm-up follows the same switch.
-                env("IOT_WARMUP_ENABLED", "true").equalsIgnoreCase("false") ? List.of("iot.warmup.enabled=false")
-                        : List.of(), true);
-        int kafkaPort = port("IOT_KAFKA_PORT", 9092);
+        var settings = settings();
+        var dataDir = settings.dataDir();
+        int kafkaPort = kafkaPort();
         int controllerPort = port("IOT_KAFKA_CONTROLLER_PORT", kafkaPort + 1);
-        int postgresPort = port("IOT_POSTGRES_PORT", 5433);
+        int postgresPort = postgresPort();
         var extra = extraInstances(settings);
 
         // Our own broker and PostgreSQL left behind by a killed run hold our ports: stop them first, then
@@ -180,6 +173,26 @@ public final class LocalStackMain {
                     instance.url()));
         }
         return lines.toString();
+    }
+
+    /** The stack's settings from the environment: what {@code run} starts with, and what {@code join} joins. */
+    static LocalStack.Settings settings() {
+        return new LocalStack.Settings(Path.of(env("IOT_DATA_DIR", "data")).toAbsolutePath(),
+                new LocalStack.Ports(port("IOT_INGEST_PORT", 8080), port("IOT_DECODER_PORT", 8081),
+                        port("IOT_RULES_PORT", 8082), port("IOT_NOTIFY_PORT", 8083)),
+                env("IOT_DEVICE_KEY", "demo-device-key"), env("IOT_DASHBOARD_TOKEN", "demo-dashboard-token"),
+                env("IOT_ADMIN_TOKEN", "demo-admin-token"), port("IOT_PARTITIONS", LocalStack.Settings.DEFAULT_PARTITIONS),
+                // The services read IOT_WARMUP_ENABLED themselves; the broker's warm-up follows the same switch.
+                env("IOT_WARMUP_ENABLED", "true").equalsIgnoreCase("false") ? List.of("iot.warmup.enabled=false")
+                        : List.of(), true);
+    }
+
+    static int kafkaPort() {
+        return port("IOT_KAFKA_PORT", 9092);
+    }
+
+    static int postgresPort() {
+        return port("IOT_POSTGRES_PORT", 5433);
     }
 
     /** The checkout the exec jars are built in: IOT_HOME, else the working directory (./pipeline cds there). */

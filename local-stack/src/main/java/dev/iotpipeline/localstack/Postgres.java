@@ -135,7 +135,12 @@ final class Postgres implements AutoCloseable {
     }
 
     String jdbcUrl() {
-        return server.getJdbcUrl(USER, DATABASE);
+        return jdbcUrl(server.getPort());
+    }
+
+    /** The stack's database on {@code port}, as the embedded server's own URL names it. */
+    static String jdbcUrl(int port) {
+        return "jdbc:postgresql://localhost:%d/%s?user=%s".formatted(port, DATABASE, USER);
     }
 
     int port() {

@@ -24,7 +24,7 @@ public final class ProcessStack implements AutoCloseable {
         // Replaced by ServiceLauncher at every start of the instance.
         volatile Process process;
 
-        private Instance(Service service, int port, Path log) {
+        Instance(Service service, int port, Path log) {
             this.service = service;
             this.port = port;
             this.log = log;

@@ -26,10 +26,17 @@ final class PipelineRun {
      * IOT_ setting; its output, errors included, goes to {@code console}.
      */
     static ProcessBuilder command(Path data, Map<String, Integer> ports, Path console, String... args) {
+        var run = new ArrayList<>(List.of("run", "--no-build"));
+        run.addAll(List.of(args));
+        return pipeline(data, ports, console, run.toArray(String[]::new));
+    }
+
+    /** {@code ./pipeline COMMAND...} in the environment {@link #command} gives a run on the same data and ports. */
+    static ProcessBuilder pipeline(Path data, Map<String, Integer> ports, Path console, String... commandAndArgs) {
         // Started from local-stack/, whose parent is the repository.
         var root = Path.of("").toAbsolutePath().getParent();
-        var command = new ArrayList<>(List.of("bash", root.resolve("pipeline").toString(), "run", "--no-build"));
-        command.addAll(List.of(args));
+        var command = new ArrayList<>(List.of("bash", root.resolve("pipeline").toString()));
+        command.addAll(List.of(commandAndArgs));
         var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(console.toFile());
         var env = builder.environment();
         env.keySet().removeIf(name -> name.startsWith("IOT_"));

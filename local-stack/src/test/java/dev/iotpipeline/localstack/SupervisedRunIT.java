@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -20,12 +21,14 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ./pipeline run --processes} as an operator runs it: a kill -9 of a service process, of the broker and of
  * PostgreSQL each ends with that part started again and said so on the console, and the pipeline stores uplinks
- * again afterwards.
+ * again afterwards; then {@code ./pipeline join} adds a decoder to it and takes it away again.
  */
 class SupervisedRunIT {
 
     private static final Pattern BACK = Pattern.compile("\\[supervisor] \\S+ (.+) is back \\(pid (\\d+)\\), ready"
             + " ([0-9.]+) s after it died");
+
+    private static final Pattern JOINED = Pattern.compile("decoder:(\\d+) \\(pid \\d+\\) joined the stack: ready in");
 
     private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
@@ -33,7 +36,7 @@ class SupervisedRunIT {
     Path data;
 
     @Test
-    void aKilledServiceBrokerOrDatabaseIsRestartedAndTheConsoleSaysWhichHowAndWhenBack() throws Exception {
+    void aKilledServiceBrokerOrDatabaseIsRestartedAndSaidSoAndAJoiningInstanceServesUntilStopped() throws Exception {
         var console = data.resolve("console.txt");
         var ports = PipelineRun.freePorts();
         var builder = PipelineRun.command(data, ports, console, "--processes");
@@ -81,6 +84,25 @@ class SupervisedRunIT {
                 return count.statusCode() == 200 && count.body().contains("\"count\":1");
             });
             assertThat(read(console)).doesNotContain("NOT restarted again");
+
+            // Scaling out: one more decoder joins the running stack, warms up, takes partitions, and leaves on SIGTERM.
+            var joinConsole = data.resolve("join.txt");
+            var join = PipelineRun.pipeline(data, ports, joinConsole, "join", "decoder").start();
+            try {
+                var joined = await().atMost(Duration.ofMinutes(3)).pollInterval(Duration.ofMillis(500)).until(() -> {
+                    assertThat(join.isAlive()).as("./pipeline join exited:%n%s", read(joinConsole)).isTrue();
+                    return JOINED.matcher(read(joinConsole));
+                }, Matcher::find);
+                var joinedUrl = "http://127.0.0.1:" + joined.group(1);
+                assertThat(read(joinConsole).lines()).contains("READY");
+                assertThat(ready(joinedUrl)).as("the joined decoder owns partitions").isTrue();
+                assertThat(send(HttpRequest.newBuilder(URI.create(joinedUrl + "/device-types/em300th"))
+                        .header("Authorization", "Bearer demo-admin-token")).statusCode()).isEqualTo(200);
+            } finally {
+                join.destroy();
+            }
+            assertThat(join.waitFor(90, TimeUnit.SECONDS)).as("./pipeline join stops on SIGTERM").isTrue();
+            assertThat(read(joinConsole)).contains("Stopping decoder:");
         } finally {
             run.destroy();
             if (!run.waitFor(90, TimeUnit.SECONDS)) {

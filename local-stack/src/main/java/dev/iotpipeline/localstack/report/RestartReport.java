@@ -76,7 +76,9 @@ final class RestartReport {
                 supervisor starts it again and it warms up before it answers ready, and its group moves partitions \
                 back to it. Ingest's second instance gets no traffic while the other one does, so for ingest the \
                 load starts once the restarted instance is ready and goes to it alone: what a load balancer sends a \
-                restarted instance. *lost* counts from the suite's own checks: every accepted uplink stored in the \
+                restarted instance. *a new instance joins*: a third instance of the service starts (`./pipeline \
+                join`) while the load runs (for ingest: before, and then takes the load alone); its *down → ready* \
+                runs from the command to the new instance's readiness. *lost* counts from the suite's own checks: every accepted uplink stored in the \
                 history and delivered to the WebSocket subscriber. The suite's latency thresholds are over its whole \
                 run, the time the instance was down included, so its exit code (`k6-exit.txt` in the raw results) \
                 says little here.
@@ -158,7 +160,8 @@ final class RestartReport {
     /** "decoder-kill" → "decoder: kill -9". */
     private static String label(String name) {
         var parts = name.split("-", 2);
-        var how = Map.of("kill", "kill -9", "term", "SIGTERM").getOrDefault(parts[1], parts[1]);
+        var how = Map.of("kill", "kill -9", "term", "SIGTERM", "join", "a new instance joins")
+                .getOrDefault(parts[1], parts[1]);
         return parts[0] + ": " + how;
     }
 
