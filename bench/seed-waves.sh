@@ -7,17 +7,21 @@
 # step. k6's CPU per request is the generator's share of every wave, on the same two cores as the stack.
 # Raw: $OUT/run-N/ (k6 summary, POST and time_lapse samples, k6's CPU); report: $REPORT. BENCH_PROCESSES=1 runs
 # --processes; FIRST (10) is where the split falls, in seconds; REPORT_ONLY=1 writes the report from $OUT again.
+# TARGET=null runs the same k6 suite against bench/nullserver (Go: 202 at once, nothing else) instead of a stack,
+# with no warm-up: what the shape and the generator alone make of the latencies on these cores (the suite's
+# delivery checks fail there, as nothing is delivered; only the POSTs count).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 RUNS=${RUNS:-3}
 export OUT=${OUT:-docs/benchmarks/raw/seed-waves}
-REPORT=${REPORT:-docs/benchmarks/seed-waves.md} FIRST=${FIRST:-10}
+REPORT=${REPORT:-docs/benchmarks/seed-waves.md} FIRST=${FIRST:-10} TARGET=${TARGET:-stack}
 
 # Runs under the stack (bench_stack): the warm-up run, then the measured one, into $1.
 measure() {
   local dir=$1 cpu
-  RUN_DIR="$dir/warmup" k6/run suite1-closed-loop > "$dir/warmup.log" 2>&1 || echo "k6 exit $? (warm-up)" >> "$dir/failures.txt"
+  [ "$TARGET" = null ] || RUN_DIR="$dir/warmup" k6/run suite1-closed-loop > "$dir/warmup.log" 2>&1 \
+    || echo "k6 exit $? (warm-up)" >> "$dir/failures.txt"
   # `times` in the subshell: the user and system seconds of the children it waited for (k6/run and k6 itself).
   cpu=$( { RUN_DIR="$dir/k6" K6_CSV_TIME_FORMAT=unix_milli k6/run suite1-closed-loop --out csv="$dir/samples.csv.gz" \
       > "$dir/k6.log" 2>&1 || echo "k6 exit $?" >> "$dir/failures.txt"; times; } | tail -1)
@@ -35,16 +39,25 @@ measure() {
 if [ "${REPORT_ONLY:-}" != 1 ]; then
   rm -rf "$OUT"
   mkdir -p "$OUT"
+  echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo ' (uncommitted changes)')" > "$OUT/commit.txt"
   for run in $(seq 1 "$RUNS"); do
     mkdir -p "$OUT/run-$run"
     echo "seed-waves run $run of $RUNS"
-    bench_stack "$OUT/run-$run/stack.log" measure "$OUT/run-$run"
-    rm -f "$OUT/run-$run/stack.log"
+    if [ "$TARGET" = null ]; then
+      (cd bench/nullserver && go build -o nullserver .)
+      bench/nullserver/nullserver -addr 127.0.0.1:28090 & null=$!
+      INGEST_URL=http://127.0.0.1:28090 NOTIFY_URL=http://127.0.0.1:28090 WS_URL=ws://127.0.0.1:28090/ws \
+        measure "$OUT/run-$run" || true
+      kill "$null"
+    else
+      bench_stack "$OUT/run-$run/stack.log" measure "$OUT/run-$run"
+      rm -f "$OUT/run-$run/stack.log"
+    fi
   done
 fi
 
 # pct FILE P: the P-th percentile (nearest rank) of the numbers in FILE, one per line.
-pct() { sort -n "$1" | awk -v p="$2" '{ a[NR] = $1 } END { if (NR == 0) { print "-"; exit } i = int(p / 100 * NR + 0.999999); if (i < 1) i = 1; printf "%.1f", a[i] }'; }
+pct() { [ -s "$1" ] || { echo "-"; return 0; }; sort -n "$1" | awk -v p="$2" '{ a[NR] = $1 } END { if (NR == 0) { print "-"; exit } i = int(p / 100 * NR + 0.999999); if (i < 1) i = 1; printf "%.1f", a[i] }'; }
 med() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 
 # split_samples FILE.gz DIR NAME START: NAME-all, NAME-first (answered in the FIRST s after START) and NAME-after in DIR.
@@ -56,7 +69,7 @@ split_samples() {
 rows=""
 for run in $(seq 1 "$RUNS"); do
   dir=$OUT/run-$run tmp=$(mktemp -d)
-  start=$(zcat "$dir/posts.txt.gz" | sort -n | head -1 | cut -d' ' -f1)
+  start=$(zcat "$dir/posts.txt.gz" | awk 'NR == 1 || $1 < m { m = $1 } END { print m }')
   split_samples "$dir/posts.txt.gz" "$tmp" post "$start"
   split_samples "$dir/time-lapse.txt.gz" "$tmp" lapse "$start"
   n=$(wc -l < "$tmp/post-all")
@@ -70,9 +83,13 @@ done
 {
   echo "# Seed shape: where the POST p99 comes from"
   echo
-  echo "- **Command:** \`${BENCH_PROCESSES:+BENCH_PROCESSES=1 }RUNS=$RUNS bench/seed-waves.sh\`"
-  echo "- **Commit:** $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo ' (uncommitted changes)'); $(nproc) cores; $(java -version 2>&1 | head -1)"
-  echo "- **Stack:** \`./pipeline run --no-build${BENCH_PROCESSES:+ --processes}\`, fresh per run, warmed by one run of the suite; then \`k6/run suite1-closed-loop\` (500 VUs × 60: POST, sleep 1 s) measured with k6's per-sample CSV"
+  echo "- **Command:** \`${BENCH_PROCESSES:+BENCH_PROCESSES=1 }$([ "$TARGET" = stack ] || echo "TARGET=$TARGET ")RUNS=$RUNS bench/seed-waves.sh\`"
+  echo "- **Commit:** $(cat "$OUT/commit.txt"); $(nproc) cores; $(java -version 2>&1 | head -1)"
+  if [ "$TARGET" = null ]; then
+    echo "- **Server:** bench/nullserver (Go, answers 202 at once), no stack; \`k6/run suite1-closed-loop\` (500 VUs × 60: POST, sleep 1 s) against it, measured with k6's per-sample CSV (its delivery checks fail: nothing is delivered)"
+  else
+    echo "- **Stack:** \`./pipeline run --no-build${BENCH_PROCESSES:+ --processes}\`, fresh per run, warmed by one run of the suite; then \`k6/run suite1-closed-loop\` (500 VUs × 60: POST, sleep 1 s) measured with k6's per-sample CSV"
+  fi
   echo "- **Figures:** ms at k6, split by when the sample was taken: the run's first $FIRST s (the VUs' first waves: 500 POSTs sent together, then spreading) and after. k6 CPU: user + system seconds of the measured k6 run (its WebSocket subscriber, final queries and CSV output included) ÷ its POSTs"
   echo
   echo "| run | POSTs | POST all: p50 / p99 | first $FIRST s: POSTs | first $FIRST s: p50 / p99 | after: p50 / p95 / p99 | time_lapse p95 all / p95 after / p99 after | k6 CPU per POST, µs |"

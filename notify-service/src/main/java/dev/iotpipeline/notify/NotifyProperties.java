@@ -43,7 +43,9 @@ public record NotifyProperties(
      * once the day is older than {@code retention}, cleared alarms once unchanged for {@code alarmRetention} (an
      * active alarm is never deleted); {@code 0} keeps them forever. Maintenance (partitions created
      * {@code partitionsAhead} days ahead, retention) runs at start and every {@code maintenanceInterval}. An
-     * aggregate reads the rows received up to {@code aggregateLateness} after its {@code to}.
+     * aggregate reads the rows received up to {@code aggregateLateness} after its {@code to}. The store writer
+     * waits {@code writeLinger} after a batch of fewer than {@code writeLingerBelow} records, so under a steady
+     * flow a transaction holds more than one data unit ({@code 0} writes each poll at once).
      */
     public record History(@DefaultValue("100") @Positive int defaultLimit, @DefaultValue("1000") @Positive int maxLimit,
             @NotNull @DefaultValue("90d") Duration retention,
@@ -51,7 +53,9 @@ public record NotifyProperties(
             @DefaultValue("3") @Positive int partitionsAhead,
             @NotNull @DefaultValue("1h") Duration maintenanceInterval,
             @DefaultValue("10000") @Positive int maxBuckets,
-            @NotNull @DefaultValue("1d") Duration aggregateLateness) {
+            @NotNull @DefaultValue("1d") Duration aggregateLateness,
+            @NotNull @DefaultValue("20ms") Duration writeLinger,
+            @DefaultValue("500") @Positive int writeLingerBelow) {
     }
 
     /**

@@ -76,7 +76,7 @@ class HistoryConfig {
     /** Each stored batch records ingest-to-postgresql: the uplink's arrival at ingest to its row committed. */
     @Bean
     HistoryWriter historyWriter(HistoryStore store, AlarmStore alarms, MeterRegistry meters,
-            DeadLetterRecoverer storeDeadLetters) {
+            DeadLetterRecoverer storeDeadLetters, NotifyProperties properties) {
         var hops = new HopTimers(meters);
         return new HistoryWriter(units -> {
             var conflicts = store.storeDataUnits(units);
@@ -84,7 +84,8 @@ class HistoryConfig {
                 hops.since("ingest-to-postgresql", unit.event().receivedAt().toEpochMilli());
             }
             return conflicts;
-        }, alarms::storeAlarms, storeDeadLetters::accept);
+        }, alarms::storeAlarms, storeDeadLetters::accept, new HistoryWriter.Linger(properties.history().writeLinger(),
+                properties.history().writeLingerBelow()));
     }
 
     /**

@@ -8,6 +8,7 @@ import dev.iotpipeline.events.UplinkDigest;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiConsumer;
@@ -31,6 +32,30 @@ class HistoryWriter {
     private final Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units;
     private final Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms;
     private final BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters;
+    private final Linger linger;
+
+    /**
+     * A pause of {@code pause} after a stored batch of fewer than {@code below} records, before the next poll: under a
+     * steady flow the next transaction then takes what arrived meanwhile instead of one data unit (a commit and its
+     * WAL flush per uplink at a few hundred a second), while a backlog comes in full batches without pauses and a
+     * data unit that arrives while the consumer waits in its poll is written at once. Live delivery has its own
+     * reader and is never held. Spring Kafka's {@code idleBetweenPolls} would pause after full batches too.
+     */
+    record Linger(Duration pause, int below) {
+
+        static final Linger NONE = new Linger(Duration.ZERO, 0);
+
+        void after(int batchSize) {
+            if (batchSize >= below || pause.isZero()) {
+                return;
+            }
+            try {
+                Thread.sleep(pause);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
 
     /**
      * Takes the two writes of {@link HistoryStore}; each is one idempotent batch upsert, and the data-unit write
@@ -40,9 +65,16 @@ class HistoryWriter {
     HistoryWriter(Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
             Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms,
             BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters) {
+        this(units, alarms, deadLetters, Linger.NONE);
+    }
+
+    HistoryWriter(Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
+            Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms,
+            BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters, Linger linger) {
         this.units = units;
         this.alarms = alarms;
         this.deadLetters = deadLetters;
+        this.linger = linger;
     }
 
     /** One record of the batch, parsed, at its index in the batch. */
@@ -67,6 +99,7 @@ class HistoryWriter {
             }
         }
         store(rows);
+        linger.after(records.size());
     }
 
     private void store(List<Row> rows) {

@@ -14,6 +14,7 @@ import dev.iotpipeline.events.Severity;
 import dev.iotpipeline.events.UplinkDigest;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -39,6 +40,23 @@ class HistoryWriterTest {
                     + " " + cause.getMessage()));
     private long offset;
     private final Map<java.util.UUID, Long> digests = new java.util.HashMap<>();
+
+    @Test
+    void aSmallBatchIsFollowedByThePauseAndAFullOneIsNot() {
+        var lingering = new HistoryWriter(this::storeUnits, this::storeAlarms, (record, cause) -> {
+        }, new HistoryWriter.Linger(Duration.ofMillis(300), 3));
+
+        long small = System.nanoTime();
+        lingering.onBatch(List.of(unit("dev-1"), unit("dev-2")));
+        var smallTook = Duration.ofNanos(System.nanoTime() - small);
+        long full = System.nanoTime();
+        lingering.onBatch(List.of(unit("dev-3"), unit("dev-4"), unit("dev-5")));
+        var fullTook = Duration.ofNanos(System.nanoTime() - full);
+
+        assertThat(storedUnits).hasSize(5);
+        assertThat(smallTook).isGreaterThanOrEqualTo(Duration.ofMillis(300));
+        assertThat(fullTook).isLessThan(Duration.ofMillis(300));
+    }
 
     @Test
     void shouldStoreAWholeBatchInOneWritePerTable() {

@@ -1,0 +1,3 @@
+module iot-pipeline/bench/nullserver
+
+go 1.22
