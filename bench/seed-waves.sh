@@ -15,7 +15,8 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 RUNS=${RUNS:-3}
 export OUT=${OUT:-docs/benchmarks/raw/seed-waves}
-REPORT=${REPORT:-docs/benchmarks/seed-waves.md} FIRST=${FIRST:-10} TARGET=${TARGET:-stack}
+export TARGET=${TARGET:-stack}
+REPORT=${REPORT:-docs/benchmarks/seed-waves.md} FIRST=${FIRST:-10}
 
 # Runs under the stack (bench_stack): the warm-up run, then the measured one, into $1.
 measure() {
