@@ -1,9 +1,6 @@
 package dev.iotpipeline.localstack;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -16,6 +13,7 @@ public final class JoinMain {
     }
 
     public static void main(String[] args) throws Exception {
+        var settings = LocalStackMain.settings();
         Service service;
         int port;
         try {
@@ -23,17 +21,16 @@ public final class JoinMain {
                 throw new IllegalArgumentException("usage: ./pipeline join <ingest|decoder|rules|notify> [PORT]");
             }
             service = Service.named(args[0]);
-            var settings = LocalStackMain.settings();
             port = args.length == 2 ? Integer.parseInt(args[1]) : nextFreePort(settings.port(service));
         } catch (IllegalArgumentException e) {
             System.err.println(e.getMessage());
             System.exit(2);
             return;
         }
-        var settings = LocalStackMain.settings();
         int kafkaPort = LocalStackMain.kafkaPort();
         int postgresPort = LocalStackMain.postgresPort();
-        if (!listening(kafkaPort) || !listening(postgresPort)) {
+        // A free port is one nothing listens on: no broker or PostgreSQL of a running stack there.
+        if (PortOwners.free(kafkaPort) || PortOwners.free(postgresPort)) {
             System.err.printf("No stack to join: nothing answers on Kafka's port %d and PostgreSQL's port %d. "
                     + "Start one first (./pipeline run --processes), with the same IOT_* settings.%n", kafkaPort,
                     postgresPort);
@@ -54,11 +51,8 @@ public final class JoinMain {
         Runtime.getRuntime().addShutdownHook(new Thread(() -> {
             stopping.set(true);
             System.out.printf("Stopping %s...%n", instance);
-            instance.process.destroy();
             try {
-                if (!instance.process.waitFor(60, TimeUnit.SECONDS)) {
-                    instance.process.destroyForcibly().waitFor();
-                }
+                instance.stopGracefully();
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
             }
@@ -88,14 +82,5 @@ public final class JoinMain {
             }
         }
         throw new IllegalArgumentException("No free port among " + base + " + 100·n; name one: ./pipeline join <service> PORT");
-    }
-
-    private static boolean listening(int port) {
-        try (var socket = new Socket()) {
-            socket.connect(new InetSocketAddress("127.0.0.1", port), 1000);
-            return true;
-        } catch (IOException e) {
-            return false;
-        }
     }
 }

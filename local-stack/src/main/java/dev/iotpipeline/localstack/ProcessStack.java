@@ -54,6 +54,16 @@ public final class ProcessStack implements AutoCloseable {
             return log;
         }
 
+        /** SIGTERM, then SIGKILL if it has not ended within a minute. */
+        void stopGracefully() throws InterruptedException {
+            if (isAlive()) {
+                process.destroy();
+                if (!process.waitFor(60, TimeUnit.SECONDS)) {
+                    process.destroyForcibly().waitFor();
+                }
+            }
+        }
+
         @Override
         public String toString() {
             return service.shortName() + ":" + port + (process == null ? "" : " (pid " + process.pid() + ")");
@@ -162,12 +172,7 @@ public final class ProcessStack implements AutoCloseable {
 
     /** Graceful stop (SIGTERM), and forgets the instance: scaling in. */
     public void stop(Instance instance) throws InterruptedException {
-        if (instance.isAlive()) {
-            instance.process.destroy();
-            if (!instance.process.waitFor(60, TimeUnit.SECONDS)) {
-                instance.process.destroyForcibly().waitFor();
-            }
-        }
+        instance.stopGracefully();
         instances.remove(instance);
     }
 
