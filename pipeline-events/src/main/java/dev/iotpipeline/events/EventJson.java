@@ -5,6 +5,8 @@ import java.time.Instant;
 import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.ObjectReader;
+import tools.jackson.databind.ObjectWriter;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.module.SimpleModule;
 
@@ -38,6 +40,20 @@ public final class EventJson {
             })
             .build();
 
+    /** Readers and writers bound to one type find their (de)serializer once, not on every call. */
+    private static final ClassValue<ObjectReader> READERS = new ClassValue<>() {
+        @Override
+        protected ObjectReader computeValue(Class<?> type) {
+            return MAPPER.readerFor(type);
+        }
+    };
+    private static final ClassValue<ObjectWriter> WRITERS = new ClassValue<>() {
+        @Override
+        protected ObjectWriter computeValue(Class<?> type) {
+            return MAPPER.writerFor(type);
+        }
+    };
+
     private EventJson() {
     }
 
@@ -46,7 +62,7 @@ public final class EventJson {
     }
 
     public static byte[] write(Object event) {
-        return MAPPER.writeValueAsBytes(event);
+        return event == null ? MAPPER.writeValueAsBytes(null) : WRITERS.get(event.getClass()).writeValueAsBytes(event);
     }
 
     /** The text an instant is written as in every event ({@link Instant#toString}'s). */
@@ -58,6 +74,6 @@ public final class EventJson {
 
     /** Throws {@link tools.jackson.core.JacksonException} on malformed input; callers decide what a poison pill means. */
     public static <T> T read(byte[] json, Class<T> type) {
-        return MAPPER.readValue(json, type);
+        return READERS.get(type).readValue(json);
     }
 }

@@ -20,6 +20,9 @@ import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionOperations;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.JsonGenerator;
 
 /** The SQL that writes data units to the history and moves each device's latest reading in {@code devices}. */
@@ -29,6 +32,19 @@ final class DataUnitWrites {
     private static final Comparator<DataUnit> NEWEST = Comparator.comparing(DataUnit::receivedAt)
             .thenComparing(DataUnit::measuredAt)
             .thenComparing(DataUnit::id);
+
+    /** Moves a device's latest reading to the row's, when the row is newer, for each row of {@code r}. */
+    private static final String UPSERT_DEVICES = """
+            INSERT INTO devices (%1$s)
+            SELECT %2$s FROM r
+            ON CONFLICT (channel, device_id) DO UPDATE SET device_type = EXCLUDED.device_type, id = EXCLUDED.id,
+                received_at = EXCLUDED.received_at, uplink_id = EXCLUDED.uplink_id,
+                measured_at = EXCLUDED.measured_at, decoded_at = EXCLUDED.decoded_at,
+                schema_version = EXCLUDED.schema_version, measurements = EXCLUDED.measurements,
+                attributes = EXCLUDED.attributes, measured_ns = EXCLUDED.measured_ns,
+                received_ns = EXCLUDED.received_ns, decoded_ns = EXCLUDED.decoded_ns
+            WHERE (devices.received_at, devices.measured_at, devices.id)
+                < (EXCLUDED.received_at, EXCLUDED.measured_at, EXCLUDED.id)""";
 
     /** The column types of a row as {@link #rows} writes it. */
     private static final String RECORD = "id uuid, received_at timestamptz, uplink_id uuid, measured_at timestamptz,"
@@ -43,9 +59,12 @@ final class DataUnitWrites {
             + " measured_at, decoded_at, schema_version, measurements, attributes, measured_ns, received_ns, decoded_ns";
 
     private final NamedParameterJdbcTemplate jdbc;
+    private final TransactionOperations transactions;
 
     DataUnitWrites(NamedParameterJdbcTemplate jdbc) {
         this.jdbc = jdbc;
+        this.transactions = new TransactionTemplate(
+                new JdbcTransactionManager(jdbc.getJdbcTemplate().getDataSource()));
     }
 
     /** See {@link HistoryStore#storeDataUnits}. */
@@ -53,30 +72,62 @@ final class DataUnitWrites {
         if (units.isEmpty()) {
             return List.of();
         }
+        return transactions.execute(status -> {
+            // The probes below must stay index lookups whatever the planner's statistics say. A plan cached while
+            // the day's partition was new and small (a fresh stack, the first minutes of a day, before autoanalyze)
+            // scanned the whole partition for each batch, or for each row: a cost that grew with the day's rows.
+            jdbc.getJdbcTemplate().execute("SET LOCAL enable_seqscan = off");
+            return write(units);
+        });
+    }
+
+    private List<Stored<DataUnit>> write(List<Stored<DataUnit>> units) {
         var first = new LinkedHashMap<UUID, Stored<DataUnit>>();
         units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored));
         var rows = rows(first.values());
         var window = HistoryStore.RETRY_WINDOW.toString();
-        int inserted = jdbc.update("""
-                INSERT INTO data_units (%1$s)
-                SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)
-                WHERE NOT EXISTS (SELECT 1 FROM data_units d WHERE d.id = r.id
-                                  AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
-                                                        AND r.received_at + CAST(:window AS interval))
-                ON CONFLICT (id, received_at) DO NOTHING""".formatted(INSERT_COLUMNS, RECORD + ", uplink_digest bigint"),
-                new MapSqlParameterSource("rows", rows).addValue("window", window));
-        // The digests each id has in the store: those of this batch's firsts, unless a copy was there already, so
+        // Each row probes the primary key for a stored copy: a lateral subquery, so a nested loop over the index,
+        // never a hash anti join over the window's partitions.
+        // One statement in the common case: the rows are parsed once, and each device's latest reading moves with
+        // the newest row this statement inserted, devices in key order so two writers that briefly share devices
+        // never deadlock. Rows stored already (a replay, a retry) move it below, unless they conflict.
+        Integer inserted = jdbc.queryForObject("""
+                WITH parsed AS MATERIALIZED (
+                    SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)),
+                ins AS (
+                    INSERT INTO data_units (%1$s)
+                    SELECT %1$s FROM parsed r
+                    LEFT JOIN LATERAL (SELECT 1 AS found FROM data_units d WHERE d.id = r.id
+                                       AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
+                                                             AND r.received_at + CAST(:window AS interval)
+                                       LIMIT 1) stored ON true
+                    WHERE stored.found IS NULL
+                    ON CONFLICT (id, received_at) DO NOTHING
+                    RETURNING id, received_at),
+                r AS (
+                    SELECT DISTINCT ON (p.channel, p.device_id) p.* FROM parsed p JOIN ins USING (id, received_at)
+                    ORDER BY p.channel, p.device_id, p.received_at DESC, p.measured_at DESC, p.id DESC),
+                dev AS (%3$s)
+                SELECT count(*) FROM ins""".formatted(INSERT_COLUMNS, RECORD + ", uplink_digest bigint",
+                        UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS)),
+                new MapSqlParameterSource("rows", rows).addValue("window", window), Integer.class);
+        // The digests each id has in the store: those of this batch's firsts when all of them were inserted, so
         // only then (a replay, a retry, a conflict) is the store asked which.
         var known = new HashMap<UUID, Set<Long>>();
-        first.forEach((id, stored) -> known.put(id, stored.uplinkDigest() == null ? Set.of() : Set.of(stored.uplinkDigest())));
-        if (inserted < first.size()) {
-            known.clear();
+        if (inserted != null && inserted == first.size()) {
+            if (first.size() == units.size()) {
+                return List.of();
+            }
+            first.forEach((id, stored) -> known.put(id,
+                    stored.uplinkDigest() == null ? Set.of() : Set.of(stored.uplinkDigest())));
+        } else {
             jdbc.query("""
-                    SELECT d.id, d.uplink_digest FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(id uuid,
+                    SELECT r.id, d.uplink_digest FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(id uuid,
                         received_at timestamptz)
-                    JOIN data_units d ON d.id = r.id
+                    CROSS JOIN LATERAL (SELECT d.uplink_digest FROM data_units d WHERE d.id = r.id
                         AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
-                                              AND r.received_at + CAST(:window AS interval)""",
+                                              AND r.received_at + CAST(:window AS interval)
+                        OFFSET 0) d""",
                     new MapSqlParameterSource("rows", rows).addValue("window", window), row -> {
                         var digest = (Long) row.getObject(2);
                         var digests = known.computeIfAbsent(row.getObject(1, UUID.class), id -> new HashSet<>());
@@ -94,30 +145,22 @@ final class DataUnitWrites {
                 conflicts.add(stored);
             }
         }
-        // One row per device, in key order, so two writers that briefly share devices never deadlock.
-        var newest = new TreeMap<String, DataUnit>();
-        var refused = Collections.newSetFromMap(new IdentityHashMap<Stored<DataUnit>, Boolean>());
-        refused.addAll(conflicts);
-        for (var stored : first.values()) {
-            if (refused.contains(stored)) {
-                continue;
+        if (inserted == null || inserted < first.size()) {
+            var refused = Collections.newSetFromMap(new IdentityHashMap<Stored<DataUnit>, Boolean>());
+            refused.addAll(conflicts);
+            var newest = new TreeMap<String, DataUnit>();
+            for (var stored : first.values()) {
+                if (!refused.contains(stored)) {
+                    var unit = stored.event();
+                    newest.merge(unit.channel() + '\u0000' + unit.deviceId(), unit,
+                            (a, b) -> NEWEST.compare(a, b) >= 0 ? a : b);
+                }
             }
-            var unit = stored.event();
-            newest.merge(unit.channel() + '\u0000' + unit.deviceId(), unit, (a, b) -> NEWEST.compare(a, b) >= 0 ? a : b);
-        }
-        if (!newest.isEmpty()) {
-            jdbc.update("""
-                    INSERT INTO devices (%1$s)
-                    SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)
-                    ON CONFLICT (channel, device_id) DO UPDATE SET device_type = EXCLUDED.device_type, id = EXCLUDED.id,
-                        received_at = EXCLUDED.received_at, uplink_id = EXCLUDED.uplink_id,
-                        measured_at = EXCLUDED.measured_at, decoded_at = EXCLUDED.decoded_at,
-                        schema_version = EXCLUDED.schema_version, measurements = EXCLUDED.measurements,
-                        attributes = EXCLUDED.attributes, measured_ns = EXCLUDED.measured_ns,
-                        received_ns = EXCLUDED.received_ns, decoded_ns = EXCLUDED.decoded_ns
-                    WHERE (devices.received_at, devices.measured_at, devices.id)
-                        < (EXCLUDED.received_at, EXCLUDED.measured_at, EXCLUDED.id)""".formatted(DEVICE_COLUMNS, RECORD),
-                    new MapSqlParameterSource("rows", rows(newest.values().stream().map(u -> new Stored<>(u, null)).toList())));
+            if (!newest.isEmpty()) {
+                jdbc.update("WITH r AS (SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%s)) %s"
+                        .formatted(RECORD, UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS)),
+                        new MapSqlParameterSource("rows", rows(newest.values().stream().map(u -> new Stored<>(u, null)).toList())));
+            }
         }
         return conflicts;
     }
