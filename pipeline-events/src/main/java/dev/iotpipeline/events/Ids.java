@@ -60,18 +60,27 @@ public final class Ids {
         var scoped = channel + '\u0000' + deviceId + '\u0000' + key;
         // A time an id cannot hold (before 1970, after the year 10889: 48 bits of milliseconds) orders nothing.
         if (sentAt != null && !sentAt.isBefore(Instant.EPOCH) && sentAt.isBefore(LAST_TIMED)) {
-            return timed(sentAt.toEpochMilli(), scoped);
+            return timed(sentAt.toEpochMilli(), "client-key:" + scoped);
         }
         var uuid = uuidOrNull(key);
         if (uuid != null && uuid.version() == 7) {
-            return timed(uuid.getMostSignificantBits() >>> 16, scoped);
+            return timed(uuid.getMostSignificantBits() >>> 16, "client-key:" + scoped);
         }
         return CLIENT_IDS.generate(scoped);
     }
 
+    /**
+     * The id of an event caused by no other event (a clock decided it), named by its cause: a version 7 id of
+     * {@code at}'s millisecond whose other bits are a hash of {@code cause}, so the same cause, seen again after a
+     * replay, gives the same id.
+     */
+    public static UUID named(Instant at, String cause) {
+        return timed(at.toEpochMilli(), "named:" + cause);
+    }
+
     /** A version 7 id of the given millisecond whose other bits are a hash of {@code name}. */
     private static UUID timed(long epochMillis, String name) {
-        ByteBuffer bits = ByteBuffer.wrap(sha256("client-key:" + name));
+        ByteBuffer bits = ByteBuffer.wrap(sha256(name));
         long msb = (epochMillis << 16) | 0x7000L | (bits.getShort() & 0x0FFFL);
         long lsb = (bits.getLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
         return new UUID(msb, lsb);

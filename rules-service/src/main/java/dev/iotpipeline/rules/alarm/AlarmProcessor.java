@@ -10,8 +10,10 @@ import dev.iotpipeline.rules.rule.RuleSet;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.AbstractMap.SimpleEntry;
 import java.util.ArrayList;
 import java.util.Map;
+import java.util.UUID;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.apache.kafka.streams.processor.PunctuationType;
@@ -24,7 +26,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
  * Evaluates the matching rules on each data unit. The store holds per (rule, device) the one active alarm,
  * the start of a duration rule's streak and the device's last report; a wall-clock punctuation raises
  * inactivity alarms and clears alarms whose rule was deleted or disabled. Event ids derive from their
- * cause, so a replay after a crash yields the same events.
+ * cause (a data unit, or for inactivity the silence after a device's last report), so a replay after a crash
+ * yields the same events.
  */
 class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> {
 
@@ -117,7 +120,7 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
 
     /** Inactivity alarms, and alarms of rules that are gone or disabled, are decided by the clock. */
     private void sweep(Instant now) {
-        var changes = new ArrayList<java.util.AbstractMap.SimpleEntry<String, DeviceRuleState>>();
+        var changes = new ArrayList<SimpleEntry<String, DeviceRuleState>>();
         long entries = 0;
         try (var all = states.all()) {
             while (all.hasNext()) {
@@ -129,13 +132,13 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
                     if (state.active() != null) {
                         forward(clear(state.active(), null, Map.of(), now));
                     }
-                    changes.add(new java.util.AbstractMap.SimpleEntry<>(entry.key, null));
+                    changes.add(new SimpleEntry<>(entry.key, null));
                 } else if (rule.get().inactivity() && state.active() == null && state.lastSeen() != null
                         && Duration.between(state.lastSeen(), now).compareTo(rule.get().inactiveFor()) >= 0) {
-                    var alarmId = Ids.derive(Ids.newId(), "inactivity:" + state.ruleId());
+                    var alarmId = inactivityId(state, rule.get().inactiveFor());
                     var raised = raise(rule.get(), state, alarmId, null, Map.of(), state.lastSeen());
                     forward(raised);
-                    changes.add(new java.util.AbstractMap.SimpleEntry<>(entry.key, state.withActive(raised)));
+                    changes.add(new SimpleEntry<>(entry.key, state.withActive(raised)));
                 }
             }
         }
@@ -149,8 +152,8 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
         metrics.stateEntries(entries);
     }
 
-    private AlarmEvent raise(CompiledRule compiled, DeviceRuleState state, java.util.UUID alarmId,
-            java.util.UUID dataUnitId, Map<String, Double> values, Instant receivedAt) {
+    private AlarmEvent raise(CompiledRule compiled, DeviceRuleState state, UUID alarmId,
+            UUID dataUnitId, Map<String, Double> values, Instant receivedAt) {
         var rule = compiled.rule();
         metrics.raised(rule.severity());
         return new AlarmEvent(Ids.derive(alarmId, "raised"), AlarmEvent.SCHEMA_VERSION, alarmId, rule.id(),
@@ -158,7 +161,7 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
                 state.deviceId(), dataUnitId, values, receivedAt, Instant.now(clock), null, null);
     }
 
-    private AlarmEvent clear(AlarmEvent current, java.util.UUID dataUnitId, Map<String, Double> values,
+    private AlarmEvent clear(AlarmEvent current, UUID dataUnitId, Map<String, Double> values,
             Instant receivedAt) {
         metrics.cleared(current.severity());
         return new AlarmEvent(Ids.derive(current.alarmId(), "cleared"), AlarmEvent.SCHEMA_VERSION, current.alarmId(),
@@ -177,6 +180,16 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
             RecordTracing.copyTraceHeaders(triggering, headers);
         }
         context.forward(new Record<>(event.deviceId(), event, clock.millis(), headers));
+    }
+
+    /**
+     * An inactivity alarm is caused by a silence: the rule, the device and its last report name it, and it is due
+     * once the rule's time has passed since that report. A replay after a crash, whenever its sweep runs, raises
+     * the same alarm again, not a second one.
+     */
+    static UUID inactivityId(DeviceRuleState state, Duration inactiveFor) {
+        return Ids.named(state.lastSeen().plus(inactiveFor), "inactivity\u0000" + state.ruleId() + '\u0000'
+                + state.channel() + '\u0000' + state.deviceId() + '\u0000' + state.lastSeen());
     }
 
     static String key(String ruleId, String deviceId) {

@@ -161,6 +161,38 @@ class AlarmTopologyTest {
     }
 
     @Test
+    void shouldRaiseTheSameInactivityAlarmAgainWhenReplayedAfterACrashWhateverTheSweepsTiming() {
+        rules.apply("quiet", inactivity("quiet", "PT30S"));
+        var report = unit("dev-1", 20.0, 0);
+        dataUnits.pipeInput("dev-1", report);
+        driver.advanceWallClockTime(Duration.ofSeconds(35));
+        var first = alarms.readValuesToList();
+        assertThat(first).singleElement().extracting(AlarmEvent::state).isEqualTo(AlarmState.ACTIVE);
+
+        // A crash before the alarm and its state were committed: a new instance, empty state, the same input,
+        // its sweep running at another moment.
+        driver.close();
+        startDriver();
+        dataUnits.pipeInput("dev-1", report);
+        driver.advanceWallClockTime(Duration.ofSeconds(52));
+        var replayed = alarms.readValuesToList();
+        assertThat(replayed).singleElement().satisfies(a -> {
+            assertThat(a.alarmId()).isEqualTo(first.getFirst().alarmId());
+            assertThat(a.id()).isEqualTo(first.getFirst().id());
+        });
+        assertThat(Ids.timeOf(replayed.getFirst().alarmId()))
+                .as("the alarm's id sorts at the moment the silence became an alarm")
+                .isEqualTo(report.receivedAt().plusSeconds(30));
+
+        // Another silence is another alarm.
+        dataUnits.pipeInput("dev-1", unit("dev-1", 20.0, 200));
+        assertThat(alarms.readValuesToList()).extracting(AlarmEvent::state).containsExactly(AlarmState.CLEARED);
+        driver.advanceWallClockTime(Duration.ofSeconds(300));
+        assertThat(alarms.readValuesToList()).singleElement().extracting(AlarmEvent::alarmId)
+                .isNotEqualTo(first.getFirst().alarmId());
+    }
+
+    @Test
     void shouldApplyRuleChangesMidStreamAndClearAlarmsOfDisabledOrDeletedRules() {
         rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", null, null));
         rules.apply("r2", threshold("r2", RuleFilter.ANY, "humidity > 80", null, null));
