@@ -18,7 +18,8 @@ public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Vali
      * Topic layout for topics this service creates, and how long a batch may wait for its writes. A write
      * Kafka did not take is retried after {@code retryBackoff}, doubling up to {@code retryBackoffMax}, for as
      * long as Kafka is away. The retentions are those of the topics it owns: data-units bounds WebSocket
-     * {@code since} replays, uplinks.dead-letter how long a dead letter can be re-driven.
+     * {@code since} replays, uplinks.dead-letter how long a dead letter can be re-driven. {@code readerStartTimeout}
+     * bounds the start's read of the device-types topic.
      */
     public record Kafka(@DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
@@ -26,7 +27,8 @@ public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Vali
             @NotNull @DefaultValue("30d") Duration deadLetterRetention,
             @NotNull @DefaultValue("30s") Duration sendTimeout,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
-            @NotNull @DefaultValue("5s") Duration retryBackoffMax) {
+            @NotNull @DefaultValue("5s") Duration retryBackoffMax,
+            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {
     }
 
     /**

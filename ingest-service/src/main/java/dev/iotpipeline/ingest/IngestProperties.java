@@ -23,7 +23,8 @@ public record IngestProperties(
 
     /**
      * How long a request may wait for Kafka before 503, how many uplinks may await an ack at once, and the layout
-     * of uplinks.encoded: {@code retention} is how far back the decoder can be replayed.
+     * of uplinks.encoded: {@code retention} is how far back the decoder can be replayed. {@code readerStartTimeout}
+     * bounds the wait for the device-types topic at start.
      */
     public record Kafka(@NotNull @DefaultValue("5s") Duration sendTimeout,
             @NotNull @DefaultValue("2s") Duration retryAfter,
@@ -31,6 +32,7 @@ public record IngestProperties(
             @DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("7d") Duration retention,
+            @NotNull @DefaultValue("30s") Duration readerStartTimeout,
             @Valid @NotNull @DefaultValue Circuit circuit) {
     }
 

@@ -61,10 +61,12 @@ public record NotifyProperties(
     /**
      * Topic layout for topics this service reads, and the store writer's retry pace: while the database is
      * away a batch is retried after {@code retryBackoff}, doubling up to {@code retryBackoffMax}, without limit.
+     * {@code readerStartTimeout} bounds how long the start may take to position the live feed.
      */
     public record Kafka(@DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
-            @NotNull @DefaultValue("5s") Duration retryBackoffMax) {
+            @NotNull @DefaultValue("5s") Duration retryBackoffMax,
+            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {
     }
 }

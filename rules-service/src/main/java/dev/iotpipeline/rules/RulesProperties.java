@@ -15,12 +15,14 @@ public record RulesProperties(@Valid @NotNull @DefaultValue Kafka kafka) {
 
     /**
      * Topic layout for topics this service creates, with the retention of those it owns (alarms bounds WebSocket
-     * {@code since} replays of alarms), and how long a rule write may wait for Kafka.
+     * {@code since} replays of alarms), how long a rule write may wait for Kafka, and how long the start may take to
+     * read the rules topic whole.
      */
     public record Kafka(@DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("30d") Duration alarmsRetention,
             @NotNull @DefaultValue("30d") Duration deadLetterRetention,
-            @NotNull @DefaultValue("10s") Duration sendTimeout) {
+            @NotNull @DefaultValue("10s") Duration sendTimeout,
+            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {
     }
 }

@@ -4,8 +4,8 @@ import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.TopicPartitions;
+import dev.iotpipeline.kafka.reader.ReaderLifecycle;
 import java.time.Clock;
-import java.time.Duration;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -22,14 +22,21 @@ class RegistryConfig {
     }
 
     @Bean
-    DeviceTypeRegistry deviceTypeRegistry(ConsumerFactory<?, ?> consumers, KafkaAdmin admin, KafkaTemplate<String, Object> template,
-            Codecs codecs, DecoderProperties properties) throws Exception {
-        // The topic must exist before it can be read whole; KafkaAdmin would only create it after all beans.
-        admin.createOrModifyTopics(PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor()));
-        var registry = new DeviceTypeRegistry(consumers.getConfigurationProperties(), codecs)
-                .start(Duration.ofSeconds(60));
-        BuiltInDeviceTypes.register(codecs, registry, template, Clock.systemUTC(), properties.kafka().sendTimeout());
-        return registry;
+    DeviceTypeRegistry deviceTypeRegistry(ConsumerFactory<?, ?> consumers, Codecs codecs) {
+        return new DeviceTypeRegistry(consumers.getConfigurationProperties(), codecs);
+    }
+
+    /** Reads the registry whole, then writes the built-in types it lacks, before the listener decodes anything. */
+    @Bean
+    ReaderLifecycle deviceTypeRegistryReader(DeviceTypeRegistry registry, KafkaAdmin admin,
+            KafkaTemplate<String, Object> template, Codecs codecs, DecoderProperties properties) {
+        return new ReaderLifecycle("device-types registry", properties.kafka().readerStartTimeout(), timeout -> {
+            // The topic must exist before it can be read whole; KafkaAdmin would only create it after all beans.
+            admin.createOrModifyTopics(PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor()));
+            registry.start(timeout);
+            BuiltInDeviceTypes.register(codecs, registry, template, Clock.systemUTC(), properties.kafka().sendTimeout());
+            return true;
+        });
     }
 
     /** Created when missing, so the service also starts against a bare broker; existing ones keep their partitions. */

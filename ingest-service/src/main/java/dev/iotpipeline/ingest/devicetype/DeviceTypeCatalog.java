@@ -21,7 +21,7 @@ public final class DeviceTypeCatalog implements AutoCloseable {
     private final Set<String> known = ConcurrentHashMap.newKeySet();
     private final CompactedRegistry<DeviceType> registry;
 
-    public DeviceTypeCatalog(Map<String, Object> kafkaClient, Duration initialLoadTimeout) throws InterruptedException {
+    public DeviceTypeCatalog(Map<String, Object> kafkaClient) {
         this.registry = new CompactedRegistry<>(kafkaClient, PipelineTopic.DEVICE_TYPES, (name, type) -> {
             if (type == null) {
                 known.remove(name);
@@ -29,9 +29,17 @@ public final class DeviceTypeCatalog implements AutoCloseable {
                 known.add(name);
             }
         });
+    }
+
+    /**
+     * Starts reading; true even when the types were not all read within {@code initialLoadTimeout}: ingest serves
+     * its known types meanwhile, and refuses unknown ones until they are read.
+     */
+    public boolean start(Duration initialLoadTimeout) throws InterruptedException {
         if (!registry.start(initialLoadTimeout)) {
             log.warn("Device types not loaded within {}; unknown types are rejected until they are", initialLoadTimeout);
         }
+        return true;
     }
 
     public boolean isKnown(String deviceType) {

@@ -3,6 +3,7 @@ package dev.iotpipeline.notify.live;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.TopicPartitions;
 import dev.iotpipeline.kafka.metrics.HopTimers;
+import dev.iotpipeline.kafka.reader.ReaderLifecycle;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.live.feed.DeliveryLogs;
 import dev.iotpipeline.notify.live.feed.LiveFeed;
@@ -12,7 +13,6 @@ import dev.iotpipeline.notify.live.replay.Replay;
 import dev.iotpipeline.notify.live.session.LiveMetrics;
 import dev.iotpipeline.notify.live.session.Sessions;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -75,14 +75,22 @@ class LiveConfig {
     }
 
     @Bean(destroyMethod = "close")
-    LiveFeed liveFeed(KafkaAdmin admin, SubscriptionRegistry registry, DeliveryLogs logs, MeterRegistry meters)
-            throws InterruptedException {
+    LiveFeed liveFeed(SubscriptionRegistry registry, DeliveryLogs logs, MeterRegistry meters) {
+        return new LiveFeed(kafkaClient, registry, logs, new HopTimers(meters));
+    }
+
+    /** Positions the feed at the topics' ends before the web server takes the first subscription. */
+    @Bean
+    ReaderLifecycle liveFeedReader(LiveFeed feed, KafkaAdmin admin) {
         var k = properties.kafka();
-        admin.createOrModifyTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
-                PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
-                PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
-                PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor())));
-        return new LiveFeed(kafkaClient, registry, logs, new HopTimers(meters)).start(Duration.ofSeconds(60));
+        return new ReaderLifecycle("live feed", k.readerStartTimeout(), timeout -> {
+            admin.createOrModifyTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+                    PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
+                    PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
+                    PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor())));
+            feed.start(timeout);
+            return true;
+        });
     }
 
     @Bean(destroyMethod = "shutdownNow")
