@@ -1,5 +1,7 @@
 package dev.iotpipeline.kafka;
 
+import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
+import dev.iotpipeline.kafka.deadletter.RetryPolicy;
 import dev.iotpipeline.kafka.membership.InstanceId;
 import dev.iotpipeline.kafka.membership.StaticMembership;
 import dev.iotpipeline.kafka.readiness.ListenerReadiness;
@@ -16,10 +18,12 @@ import org.springframework.core.env.Environment;
 import org.springframework.kafka.config.ContainerCustomizer;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.DefaultErrorHandler;
 
 /**
- * Imported by a service whose consumers are {@code @KafkaListener} containers: static group membership and a
- * {@code kafkaConsumers} health indicator for its readiness group. Imported, not auto-configured, because
+ * Imported by a service whose consumers are {@code @KafkaListener} containers: static group membership, a
+ * {@code kafkaConsumers} health indicator for its readiness group, and the error handler built from the service's
+ * {@link RetryPolicy} and {@link DeadLetterRecoverer} beans. Imported, not auto-configured, because
  * the local stack runs all services on one classpath and ingest has no listener to wait for.
  */
 @Configuration(proxyBeanMethods = false)
@@ -66,6 +70,15 @@ public class ListenerServiceConfiguration {
     private static boolean consumerProtocol(Environment environment) {
         return GroupProtocol.CONSUMER.name().equalsIgnoreCase(
                 environment.getProperty("spring.kafka.consumer.properties.group.protocol", ""));
+    }
+
+    /**
+     * Failures are retried as the service's policy classifies them; a record that is not retried (again) goes to
+     * the service's dead-letter recoverer, so it never holds its partition.
+     */
+    @Bean
+    DefaultErrorHandler kafkaErrorHandler(RetryPolicy retryPolicy, DeadLetterRecoverer recoverer) {
+        return retryPolicy.errorHandler(recoverer);
     }
 
     @Bean

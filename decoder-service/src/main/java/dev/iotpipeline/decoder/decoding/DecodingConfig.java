@@ -18,7 +18,6 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.DefaultErrorHandler;
 
 @Configuration(proxyBeanMethods = false)
 @Import(ListenerServiceConfiguration.class)
@@ -45,11 +44,14 @@ class DecodingConfig {
      * Kafka being away is waited out; a write that can never succeed sends the uplink to uplinks.dead-letter.
      */
     @Bean
-    DefaultErrorHandler kafkaErrorHandler(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
-            DecoderProperties properties, MeterRegistry meters) {
-        var recoverer = new DeadLetterRecoverer(kafka, PipelineTopic.DEAD_LETTER, DeadLetterHeaders.STAGE_DECODE,
+    RetryPolicy retryPolicy(DecoderProperties properties) {
+        return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax());
+    }
+
+    @Bean
+    DeadLetterRecoverer decodeDeadLetters(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
+            MeterRegistry meters) {
+        return new DeadLetterRecoverer(kafka, PipelineTopic.DEAD_LETTER, DeadLetterHeaders.STAGE_DECODE,
                 kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC(), meters);
-        return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax())
-                .errorHandler(recoverer);
     }
 }

@@ -25,7 +25,6 @@ import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
-import org.springframework.kafka.listener.DefaultErrorHandler;
 
 @Configuration(proxyBeanMethods = false)
 @Import(ListenerServiceConfiguration.class)
@@ -93,9 +92,8 @@ class HistoryConfig {
      * refused by the table) goes to events.dead-letter with its cause, so it never holds its partition.
      */
     @Bean
-    DefaultErrorHandler kafkaErrorHandler(DeadLetterRecoverer storeDeadLetters, NotifyProperties properties) {
-        return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax())
-                .errorHandler(storeDeadLetters);
+    RetryPolicy retryPolicy(NotifyProperties properties) {
+        return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax());
     }
 
     /** Writes the store writer's dead letters: for the error handler, and for conflicting retries found in a batch. */

@@ -14,6 +14,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /** Tells failures that waiting cures (broker or database away) from those it never will. */
 public final class Failures {
@@ -49,6 +50,12 @@ public final class Failures {
                 if (type.isInstance(t)) {
                     return true;
                 }
+            }
+            // A rollback that failed after the work failed (the connection went with the database) is reported in
+            // the work's place; what the work met decides.
+            if (t instanceof TransactionSystemException rollback && rollback.getApplicationException() != null
+                    && isTransient(rollback.getApplicationException())) {
+                return true;
             }
             if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().length() >= 2
                     && TRANSIENT_SQL_STATE_CLASSES.contains(sql.getSQLState().substring(0, 2))) {

@@ -17,6 +17,7 @@ import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.UncategorizedSQLException;
 import org.springframework.kafka.core.KafkaProducerException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 import tools.jackson.core.exc.StreamReadException;
 
 class FailuresTest {
@@ -28,6 +29,17 @@ class FailuresTest {
         assertThat(Failures.isTransient(new DataAccessResourceFailureException("I/O error"))).isTrue();
         assertThat(Failures.isTransient(new QueryTimeoutException("slow"))).isTrue();
         assertThat(Failures.isTransient(new CannotCreateTransactionException("no connection"))).isTrue();
+    }
+
+    @Test
+    void shouldWaitOutADatabaseLostMidTransactionWhoseRollbackFailedToo() {
+        var rollback = new TransactionSystemException("JDBC rollback failed", new SQLException("no connection"));
+        rollback.initApplicationException(new DataAccessResourceFailureException("I/O error"));
+        var refusedThenRolledBackBadly = new TransactionSystemException("JDBC rollback failed");
+        refusedThenRolledBackBadly.initApplicationException(new DataIntegrityViolationException("refused"));
+
+        assertThat(Failures.isTransient(rollback)).isTrue();
+        assertThat(Failures.isTransient(refusedThenRolledBackBadly)).isFalse();
     }
 
     @Test
