@@ -8,7 +8,7 @@ import java.time.Duration;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Every script form vendors publish, and every output shape, flattened as the README documents. */
+/** Every script form vendors publish, and every output shape, flattened as docs/codecs.md documents. */
 class ScriptFormsTest {
 
     private static JavaScriptCodec compile(String source) {
