@@ -1,7 +1,7 @@
 package dev.iotpipeline.notify.live.feed;
 
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.notify.live.session.SessionSender;
+import dev.iotpipeline.notify.live.wire.ServerMessages;
 import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
@@ -55,8 +55,7 @@ public final class SubscriptionRegistry {
             this.channels = channels;
             this.sink = sink;
             this.seam = seam;
-            this.prefix = "{\"type\":\"" + stream.messageType() + "\",\"subscription\":"
-                    + EventJson.mapper().writeValueAsString(id) + ",\"data\":";
+            this.prefix = ServerMessages.eventPrefix(stream.messageType(), id);
         }
 
         public boolean matches(LiveEvent event) {
@@ -65,10 +64,9 @@ public final class SubscriptionRegistry {
             return channelOk && filter.matches(event.deviceType(), event.deviceId(), event.severity());
         }
 
-        /** The message; {@code traceId} is optional, so clients that do not know it are unaffected. */
+        /** The event's message to this subscription. */
         public String envelope(LiveEvent event) {
-            return event.traceId() == null ? prefix + event.json() + '}'
-                    : prefix + event.json() + ",\"traceId\":\"" + event.traceId() + "\"}";
+            return ServerMessages.event(prefix, event.json(), event.traceId());
         }
 
         public Seam seam() {

@@ -1,14 +1,13 @@
 package dev.iotpipeline.notify.live.protocol;
 
 import dev.iotpipeline.events.EventJson;
-import java.util.LinkedHashMap;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.DatabindException;
 import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.ObjectReader;
 
-/** Reads client frames and writes the server's replies to them (subscribed, unsubscribed, pong, error). */
+/** Reads client frames: each is a client message, or else the error to answer it with. */
 final class ClientMessages {
 
     /** What a text frame says: the client's message, or else the error to answer it with. */
@@ -48,25 +47,5 @@ final class ClientMessages {
             return new Parsed(null, new Rejection(tree.path("id").isString() ? tree.path("id").asString() : null,
                     inFilter ? "bad-filter" : "bad-message", e.getOriginalMessage()));
         }
-    }
-
-    static String reply(String type, String id) {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("type", type);
-        if (id != null) {
-            body.put("id", id);
-        }
-        return EventJson.mapper().writeValueAsString(body);
-    }
-
-    static String error(String id, String code, String detail) {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("type", "error");
-        if (id != null) {
-            body.put("id", id);
-        }
-        body.put("code", code);
-        body.put("message", detail);
-        return EventJson.mapper().writeValueAsString(body);
     }
 }

@@ -9,6 +9,7 @@ import dev.iotpipeline.notify.live.replay.Replay;
 import dev.iotpipeline.notify.live.session.LiveMetrics;
 import dev.iotpipeline.notify.live.session.SessionSender;
 import dev.iotpipeline.notify.live.session.Sessions;
+import dev.iotpipeline.notify.live.wire.ServerMessages;
 import dev.iotpipeline.web.security.BearerSecurity;
 import dev.iotpipeline.web.security.Credential;
 import java.util.List;
@@ -74,7 +75,7 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
         var parsed = ClientMessages.parse(text.getPayload());
         if (parsed.rejection() != null) {
             var rejection = parsed.rejection();
-            sender.reply(ClientMessages.error(rejection.id(), rejection.code(), rejection.detail()));
+            sender.reply(ServerMessages.error(rejection.id(), rejection.code(), rejection.detail()));
             return;
         }
         var message = parsed.message();
@@ -82,26 +83,26 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
             case "subscribe" -> subscribe(session, sender, message);
             case "unsubscribe" -> {
                 if (registry.remove(session.getId(), message.id())) {
-                    sender.reply(ClientMessages.reply("unsubscribed", message.id()));
+                    sender.reply(ServerMessages.reply("unsubscribed", message.id()));
                 } else {
-                    sender.reply(ClientMessages.error(message.id(), "unknown-subscription",
+                    sender.reply(ServerMessages.error(message.id(), "unknown-subscription",
                             "No subscription '" + message.id() + "'"));
                 }
             }
-            case "ping" -> sender.reply(ClientMessages.reply("pong", message.id()));
-            default -> sender.reply(ClientMessages.error(message.id(), "unknown-type",
+            case "ping" -> sender.reply(ServerMessages.reply("pong", message.id()));
+            default -> sender.reply(ServerMessages.error(message.id(), "unknown-type",
                     "type must be subscribe, unsubscribe or ping, not '" + message.type() + "'"));
         }
     }
 
     private void subscribe(WebSocketSession session, SessionSender sender, ClientMessage message) {
         if (message.id() == null || message.id().isBlank()) {
-            sender.reply(ClientMessages.error(null, "missing-id", "subscribe needs an id"));
+            sender.reply(ServerMessages.error(null, "missing-id", "subscribe needs an id"));
             return;
         }
         var stream = LiveStream.byName(message.stream());
         if (stream.isEmpty()) {
-            sender.reply(ClientMessages.error(message.id(), "unknown-stream",
+            sender.reply(ServerMessages.error(message.id(), "unknown-stream",
                     "stream must be data-units or alarms, not '" + message.stream() + "'"));
             return;
         }
@@ -110,27 +111,27 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
             try {
                 from = Replay.resolve(message.since(), logs.of(stream.get()));
             } catch (IllegalArgumentException e) {
-                sender.reply(ClientMessages.error(message.id(), "bad-since", e.getMessage()));
+                sender.reply(ServerMessages.error(message.id(), "bad-since", e.getMessage()));
                 return;
             }
         }
         var filter = message.filter() == null ? SubscriptionRegistry.Filter.ANY : message.filter();
         var scope = credential(session);
         if (filter.channel() != null && !scope.allows(filter.channel())) {
-            sender.reply(ClientMessages.error(message.id(), "channel-forbidden",
+            sender.reply(ServerMessages.error(message.id(), "channel-forbidden",
                     "The token may not read channel '" + filter.channel() + "'"));
             return;
         }
         if (!registry.holds(session.getId(), message.id())
                 && registry.countFor(session.getId()) >= limits.maxSubscriptionsPerConnection()) {
-            sender.reply(ClientMessages.error(message.id(), "too-many-subscriptions", "A connection may hold at most "
+            sender.reply(ServerMessages.error(message.id(), "too-many-subscriptions", "A connection may hold at most "
                     + limits.maxSubscriptionsPerConnection() + " subscriptions; unsubscribe one first"));
             return;
         }
         var subscription = new SubscriptionRegistry.Subscription(session.getId(), message.id(), stream.get(), filter,
                 scope.channels(), sender, from == null ? null : new Seam(limits.maxReplayBuffer()));
         registry.add(subscription);
-        sender.reply(ClientMessages.reply("subscribed", message.id()));
+        sender.reply(ServerMessages.reply("subscribed", message.id()));
         if (from != null) {
             var start = from;
             replays.execute(() -> replay(subscription, start));
@@ -149,7 +150,7 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
         } catch (RuntimeException e) {
             log.warn("Replay for subscription {} failed: {}", subscription.id(), e.toString());
             registry.remove(subscription);
-            subscription.sink().reply(ClientMessages.error(subscription.id(), "replay-failed",
+            subscription.sink().reply(ServerMessages.error(subscription.id(), "replay-failed",
                     "Replay failed, subscribe again: " + e.getMessage()));
         }
     }

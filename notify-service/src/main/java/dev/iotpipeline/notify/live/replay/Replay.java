@@ -1,6 +1,5 @@
 package dev.iotpipeline.notify.live.replay;
 
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.TopicReader;
 import dev.iotpipeline.notify.live.feed.DeliveryLog;
@@ -8,12 +7,12 @@ import dev.iotpipeline.notify.live.feed.LiveEvent;
 import dev.iotpipeline.notify.live.feed.Seam;
 import dev.iotpipeline.notify.live.feed.SubscriptionRegistry;
 import dev.iotpipeline.notify.live.session.LiveMetrics;
+import dev.iotpipeline.notify.live.wire.ServerMessages;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -124,7 +123,7 @@ public final class Replay {
             reader.ends().forEach((tp, end) -> covered.put(tp.partition(), end));
             subscription.seam().replayedUpTo(covered);
             // Never dropped for room like a live event: the client counts on knowing where live begins.
-            if (!subscription.sink().sendWhenRoom(marker(subscription.id(), count.get()), null, null)) {
+            if (!subscription.sink().sendWhenRoom(ServerMessages.replayed(subscription.id(), count.get()), null, null)) {
                 return count.get();
             }
             for (var waiting = subscription.seam().takeWaiting(); waiting.isPresent();
@@ -176,11 +175,4 @@ public final class Replay {
         return subscription.sink().sendWhenRoom(message, null, null);
     }
 
-    private static String marker(String id, long count) {
-        var body = new LinkedHashMap<String, Object>();
-        body.put("type", "replayed");
-        body.put("id", id);
-        body.put("count", count);
-        return EventJson.mapper().writeValueAsString(body);
-    }
 }

@@ -1,7 +1,7 @@
 package dev.iotpipeline.notify.live.replay;
 
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.notify.live.feed.LiveStream;
+import dev.iotpipeline.notify.live.wire.ServerMessages;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -82,18 +82,11 @@ final class RetentionGap {
             partitions.add(p);
         }
         var lostBefore = lostBefore(sorted, now);
-        var body = new LinkedHashMap<String, Object>();
-        body.put("type", "gap");
-        body.put("id", subscriptionId);
-        body.put("stream", stream.streamName());
-        body.put("partitions", partitions);
-        body.put("lostBefore", lostBefore.toString());
-        body.put("detail", "events of " + stream.streamName() + " partition"
-                + (sorted.size() == 1 ? " " : "s ")
-                + sorted.stream().map(l -> String.valueOf(l.partition())).collect(Collectors.joining(", "))
-                + " before " + lostBefore + " are no longer in Kafka; GET /" + stream.streamName()
-                + " (the history API) holds them");
-        return EventJson.mapper().writeValueAsString(body);
+        return ServerMessages.gap(subscriptionId, stream.streamName(), partitions, lostBefore,
+                "events of " + stream.streamName() + " partition" + (sorted.size() == 1 ? " " : "s ")
+                        + sorted.stream().map(l -> String.valueOf(l.partition())).collect(Collectors.joining(", "))
+                        + " before " + lostBefore + " are no longer in Kafka; GET /" + stream.streamName()
+                        + " (the history API) holds them");
     }
 
     static Instant lostBefore(List<Lost> lost, Instant now) {
