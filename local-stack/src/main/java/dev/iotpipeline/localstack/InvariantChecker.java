@@ -4,7 +4,7 @@ import static dev.iotpipeline.localstack.PipelineOutputs.MAIN_UNIT;
 import static dev.iotpipeline.localstack.PipelineOutputs.header;
 import static dev.iotpipeline.localstack.PipelineOutputs.uuid;
 
-import dev.iotpipeline.events.ReaderProperties;
+import dev.iotpipeline.kafka.topic.ReaderProperties;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;

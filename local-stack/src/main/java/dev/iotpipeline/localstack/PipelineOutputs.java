@@ -3,7 +3,7 @@ package dev.iotpipeline.localstack;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.TopicTail;
+import dev.iotpipeline.kafka.topic.TopicTail;
 import dev.iotpipeline.localstack.InvariantChecker.Sources;
 import java.sql.DriverManager;
 import java.sql.SQLException;

@@ -1,13 +1,13 @@
 package dev.iotpipeline.localstack;
 
-import dev.iotpipeline.events.ReaderProperties;
+import dev.iotpipeline.kafka.topic.ReaderProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicTail;
+import dev.iotpipeline.kafka.topic.TopicTail;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -3,7 +3,7 @@ package dev.iotpipeline.decoder.deadletter;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicReader;
+import dev.iotpipeline.kafka.topic.TopicReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -4,7 +4,7 @@ import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.decoder.codec.UplinkCodec;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.CompactedRegistry;
+import dev.iotpipeline.kafka.topic.CompactedRegistry;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;

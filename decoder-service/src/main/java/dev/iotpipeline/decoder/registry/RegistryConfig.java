@@ -3,7 +3,7 @@ package dev.iotpipeline.decoder.registry;
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
 import java.time.Clock;
 import org.springframework.kafka.core.ConsumerFactory;

@@ -1,6 +1,6 @@
 package dev.iotpipeline.decoder.registry;
 
-import dev.iotpipeline.events.ReaderProperties;
+import dev.iotpipeline.kafka.topic.ReaderProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;

@@ -1,7 +1,7 @@
 package dev.iotpipeline.ingest.devicetype;
 
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.CompactedRegistry;
+import dev.iotpipeline.kafka.topic.CompactedRegistry;
 import dev.iotpipeline.events.DeviceType;
 import java.util.Map;
 import java.time.Duration;

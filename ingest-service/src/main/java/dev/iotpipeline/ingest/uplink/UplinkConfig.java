@@ -1,7 +1,7 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;

@@ -2,7 +2,7 @@ package dev.iotpipeline.notify.history;
 
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.RetryPolicy;

@@ -1,7 +1,7 @@
 package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
 import dev.iotpipeline.notify.NotifyProperties;

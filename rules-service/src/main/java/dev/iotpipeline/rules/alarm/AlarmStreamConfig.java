@@ -3,7 +3,7 @@ package dev.iotpipeline.rules.alarm;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.StreamsServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.StreamsDeadLetters;

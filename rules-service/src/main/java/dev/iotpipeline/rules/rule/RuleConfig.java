@@ -1,7 +1,7 @@
 package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
 import dev.iotpipeline.rules.RulesProperties;
 import java.time.Clock;

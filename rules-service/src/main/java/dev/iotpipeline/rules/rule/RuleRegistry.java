@@ -3,7 +3,7 @@ package dev.iotpipeline.rules.rule;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
-import dev.iotpipeline.events.CompactedRegistry;
+import dev.iotpipeline.kafka.topic.CompactedRegistry;
 import java.util.Map;
 import java.time.Clock;
 import java.time.Duration;

@@ -11,7 +11,7 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import dev.iotpipeline.events.ReaderProperties;
+import dev.iotpipeline.kafka.topic.ReaderProperties;
 import dev.iotpipeline.web.PipelineWebConfiguration;
 import java.time.Clock;
 import java.time.Duration;

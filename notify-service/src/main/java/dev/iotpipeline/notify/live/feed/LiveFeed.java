@@ -1,6 +1,6 @@
 package dev.iotpipeline.notify.live.feed;
 
-import dev.iotpipeline.events.TopicTail;
+import dev.iotpipeline.kafka.topic.TopicTail;
 import dev.iotpipeline.kafka.metrics.HopTimers;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.iotpipeline.notify.live.replay;
 
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.TopicReader;
+import dev.iotpipeline.kafka.topic.TopicReader;
 import dev.iotpipeline.notify.live.feed.LiveEvent;
 import dev.iotpipeline.notify.live.feed.LiveStream;
 import java.nio.charset.StandardCharsets;

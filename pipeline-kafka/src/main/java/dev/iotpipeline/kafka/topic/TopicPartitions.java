@@ -1,4 +1,4 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,5 +1,6 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
+import dev.iotpipeline.events.PipelineTopic;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;

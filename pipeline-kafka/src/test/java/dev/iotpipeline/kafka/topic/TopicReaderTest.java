@@ -1,4 +1,4 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

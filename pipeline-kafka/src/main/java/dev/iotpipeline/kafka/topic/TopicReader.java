@@ -1,4 +1,4 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
 import java.time.Duration;
 import java.util.Collection;

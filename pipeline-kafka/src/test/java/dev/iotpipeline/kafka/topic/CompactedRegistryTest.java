@@ -1,5 +1,7 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
+import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.events.Rule;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
