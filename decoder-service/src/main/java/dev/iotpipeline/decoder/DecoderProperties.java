@@ -4,15 +4,17 @@ import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import java.time.Duration;
-import org.springframework.util.unit.DataSize;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /** Configuration of decoder-service under the {@code decoder} prefix. */
 @Validated
 @ConfigurationProperties("decoder")
-public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Valid @NotNull @DefaultValue Codecs codecs) {
+public record DecoderProperties(
+        @Valid @NotNull @DefaultValue Kafka kafka,
+        @Valid @NotNull @DefaultValue Codecs codecs) {
 
     /**
      * Topic layout for topics this service creates, and how long a batch may wait for its writes. A write
@@ -21,23 +23,23 @@ public record DecoderProperties(@Valid @NotNull @DefaultValue Kafka kafka, @Vali
      * {@code since} replays, uplinks.dead-letter how long a dead letter can be re-driven. {@code readerStartTimeout}
      * bounds the start's read of the device-types topic.
      */
-    public record Kafka(@DefaultValue("6") @Positive int partitions,
+    public record Kafka(
+            @DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("7d") Duration dataUnitsRetention,
             @NotNull @DefaultValue("30d") Duration deadLetterRetention,
             @NotNull @DefaultValue("30s") Duration sendTimeout,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax,
-            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {
-    }
+            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {}
 
     /**
      * CPU time and memory one JavaScript codec call may use before its message is dead-lettered, the largest
      * script (UTF-8) a device type may register, and the CPU time its parse and top level may take, once per change.
      */
-    public record Codecs(@NotNull @DefaultValue("100ms") Duration scriptTimeLimit,
+    public record Codecs(
+            @NotNull @DefaultValue("100ms") Duration scriptTimeLimit,
             @NotNull @DefaultValue("32MB") DataSize scriptAllocationLimit,
             @NotNull @DefaultValue("256KB") DataSize scriptSizeLimit,
-            @NotNull @DefaultValue("5s") Duration scriptCompileTimeLimit) {
-    }
+            @NotNull @DefaultValue("5s") Duration scriptCompileTimeLimit) {}
 }

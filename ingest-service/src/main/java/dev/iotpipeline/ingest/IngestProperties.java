@@ -26,15 +26,15 @@ public record IngestProperties(
      * of uplinks.encoded: {@code retention} is how far back the decoder can be replayed. {@code readerStartTimeout}
      * bounds the wait for the device-types topic at start.
      */
-    public record Kafka(@NotNull @DefaultValue("5s") Duration sendTimeout,
+    public record Kafka(
+            @NotNull @DefaultValue("5s") Duration sendTimeout,
             @NotNull @DefaultValue("2s") Duration retryAfter,
             @DefaultValue("20000") @Positive int maxInFlight,
             @DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("7d") Duration retention,
             @NotNull @DefaultValue("30s") Duration readerStartTimeout,
-            @Valid @NotNull @DefaultValue Circuit circuit) {
-    }
+            @Valid @NotNull @DefaultValue Circuit circuit) {}
 
     /**
      * The circuit in front of the producer: it opens after {@code failuresToOpen} consecutive failures that
@@ -43,38 +43,41 @@ public record IngestProperties(
      * when a background probe (a metadata request with {@code probeTimeout}, every {@code probeInterval}) gets an
      * answer from the cluster. stallAfter plus probeTimeout bounds how long a request waits on a dead broker.
      */
-    public record Circuit(@DefaultValue("1") @Positive int failuresToOpen,
-            @NotNull @DurationMin(millis = 50) @DefaultValue("500ms") Duration probeInterval,
-            @NotNull @DurationMin(millis = 1) @DefaultValue("500ms") Duration probeTimeout,
-            @NotNull @DurationMin(millis = 50) @DefaultValue("200ms") Duration stallAfter) {
-    }
+    public record Circuit(
+            @DefaultValue("1") @Positive int failuresToOpen,
+
+            @NotNull @DurationMin(millis = 50) @DefaultValue("500ms")
+            Duration probeInterval,
+
+            @NotNull @DurationMin(millis = 1) @DefaultValue("500ms")
+            Duration probeTimeout,
+
+            @NotNull @DurationMin(millis = 50) @DefaultValue("200ms")
+            Duration stallAfter) {}
 
     /** Size limits: per uplink payload and per batch (the request body is bounded by {@code iot.http.max-body-size}). */
-    public record Limits(@DefaultValue("65536") @Positive int maxPayloadBytes,
-            @DefaultValue("1000") @Positive int maxBatchSize) {
-    }
+    public record Limits(
+            @DefaultValue("65536") @Positive int maxPayloadBytes,
+            @DefaultValue("1000") @Positive int maxBatchSize) {}
 
     /** Per device key token buckets, counted in uplinks (a batch of 100 takes 100). */
-    public record RateLimit(@DefaultValue("true") boolean enabled,
+    public record RateLimit(
+            @DefaultValue("true") boolean enabled,
             @DefaultValue("1000") @Positive double uplinksPerSecond,
-            @DefaultValue("2000") @Positive long burst) {
-    }
+            @DefaultValue("2000") @Positive long burst) {}
 
     /**
      * Device type for webhook uplinks whose path names none: network-server model or profile name
      * (TTS {@code version_ids.model_id}, ChirpStack {@code deviceInfo.deviceProfileName}) to device type.
      */
-    public record Webhooks(@DefaultValue Map<String, String> deviceTypes) {
-    }
+    public record Webhooks(@DefaultValue Map<String, String> deviceTypes) {}
 
     /**
      * Whether the device endpoints are answered by the lean path, before Spring Security's chain and Spring MVC
      * (the default), or only by the full MVC path, for comparing the two.
      */
-    public record DevicePath(@DefaultValue("true") boolean lean) {
-    }
+    public record DevicePath(@DefaultValue("true") boolean lean) {}
 
     /** A Kafka-free 202 endpoint at /bench/noop, only for measuring the HTTP ceiling in benchmarks. */
-    public record Bench(@DefaultValue("false") boolean noopEndpoint) {
-    }
+    public record Bench(@DefaultValue("false") boolean noopEndpoint) {}
 }

@@ -27,13 +27,13 @@ public final class AotTraining {
 
     private static final String CHANNEL = "aot-training";
 
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong delivered = new AtomicLong();
 
-    private AotTraining() {
-    }
+    private AotTraining() {}
 
     public static void main(String[] args) throws Exception {
         var seconds = Integer.parseInt(env("IOT_AOT_TRAINING_SECONDS", "20"));
@@ -71,7 +71,8 @@ public final class AotTraining {
             Thread.sleep(200);
         }
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "trained").join();
-        System.out.printf("AOT training: %d uplinks accepted, %d refused, %d messages delivered over WebSocket%n",
+        System.out.printf(
+                "AOT training: %d uplinks accepted, %d refused, %d messages delivered over WebSocket%n",
                 accepted.get(), refused.get(), delivered.get());
         return accepted.get() > 0 && refused.get() == 0 && delivered.get() >= accepted.get();
     }
@@ -90,9 +91,13 @@ public final class AotTraining {
                 }
                 count(send(ingest + "/encoded/em300th", key, batch.append(']').toString()), 20);
             }
-            case 1 -> count(send(ingest + "/decoded", key, """
+            case 1 ->
+                count(
+                        send(ingest + "/decoded", key, """
                     {"deviceId":"%s","measurements":{"moisture":%.1f,"temperature":%d},"attributes":{"firmware":"2.1"}}\
-                    """.formatted(device, random.nextDouble(10, 40), random.nextInt(15, 35))), 1);
+                    """.formatted(
+                                        device, random.nextDouble(10, 40), random.nextInt(15, 35))),
+                        1);
             default -> count(send(ingest + "/encoded/em300th", key, encoded(device, random)), 1);
         }
     }
@@ -116,22 +121,29 @@ public final class AotTraining {
     }
 
     private int send(String url, String token, String body) throws Exception {
-        var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        var request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token)
+                .header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         return http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     private void get(String url, String token) throws Exception {
-        var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-                .header("Authorization", "Bearer " + token).GET().build();
+        var request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(10))
+                .header("Authorization", "Bearer " + token)
+                .GET()
+                .build();
         http.send(request, HttpResponse.BodyHandlers.discarding());
     }
 
     /** A dashboard's session: data units and alarms of the training channel, counted as they arrive. */
     private WebSocket subscribe() {
         var confirmed = new CompletableFuture<Void>();
-        var socket = http.newWebSocketBuilder().header("Authorization", "Bearer " + env("DASHBOARD_TOKEN"))
+        var socket = http.newWebSocketBuilder()
+                .header("Authorization", "Bearer " + env("DASHBOARD_TOKEN"))
                 .buildAsync(URI.create(env("WS_URL")), new WebSocket.Listener() {
                     private final StringBuilder message = new StringBuilder();
                     private int subscriptions;
@@ -151,10 +163,14 @@ public final class AotTraining {
                         webSocket.request(1);
                         return null;
                     }
-                }).join();
+                })
+                .join();
         for (var stream : List.of("data-units", "alarms")) {
-            socket.sendText("{\"type\":\"subscribe\",\"id\":\"" + stream + "\",\"stream\":\"" + stream
-                    + "\",\"filter\":{\"channel\":\"" + CHANNEL + "\"}}", true).join();
+            socket.sendText(
+                            "{\"type\":\"subscribe\",\"id\":\"" + stream + "\",\"stream\":\"" + stream
+                                    + "\",\"filter\":{\"channel\":\"" + CHANNEL + "\"}}",
+                            true)
+                    .join();
         }
         confirmed.orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
         return socket;

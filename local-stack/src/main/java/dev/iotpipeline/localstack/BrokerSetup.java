@@ -47,24 +47,27 @@ final class BrokerSetup {
                 </configuration>
                 """.formatted(dir.resolve("broker.log")));
         if (!Files.exists(logDir.resolve("meta.properties"))) {
-            var format = new ArrayList<>(List.of("kafka.tools.StorageTool", "format", "-t",
-                    Uuid.randomUuid().toString(), "-c", config.toString()));
+            var format = new ArrayList<>(List.of(
+                    "kafka.tools.StorageTool", "format", "-t", Uuid.randomUuid().toString(), "-c", config.toString()));
             if (scram != null) {
                 // KRaft keeps SCRAM credentials in its metadata log; formatting is where the first ones go in.
-                format.addAll(List.of("--add-scram", "SCRAM-SHA-256=[name=" + scram.user() + ",password="
-                        + scram.password() + "]"));
+                format.addAll(List.of(
+                        "--add-scram", "SCRAM-SHA-256=[name=" + scram.user() + ",password=" + scram.password() + "]"));
             }
             run(format, logback, Duration.ofSeconds(60));
         }
-        var options = new ArrayList<>(List.of(System.getenv().getOrDefault("IOT_BROKER_JAVA_OPTS", "-Xms256m -Xmx768m")
-                .trim().split("\\s+")));
+        var options = new ArrayList<>(List.of(System.getenv()
+                .getOrDefault("IOT_BROKER_JAVA_OPTS", "-Xms256m -Xmx768m")
+                .trim()
+                .split("\\s+")));
         options.addAll(AotCache.options(System.getenv(), "broker"));
         return java(List.of("kafka.Kafka", config.toString()), logback, options.toArray(String[]::new));
     }
 
     private String serverProperties(Path logDir) {
         var sasl = scram == null ? "" : ",SASL_PLAINTEXT://127.0.0.1:" + scram.port();
-        return String.join("\n",
+        return String.join(
+                "\n",
                 "process.roles=broker,controller",
                 "node.id=1",
                 "controller.quorum.voters=1@127.0.0.1:" + controllerPort,
@@ -73,8 +76,10 @@ final class BrokerSetup {
                 "controller.listener.names=CONTROLLER",
                 "listener.security.protocol.map=PLAINTEXT:PLAINTEXT,CONTROLLER:PLAINTEXT,SASL_PLAINTEXT:SASL_PLAINTEXT",
                 scram == null ? "" : "sasl.enabled.mechanisms=SCRAM-SHA-256",
-                scram == null ? "" : "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config="
-                        + "org.apache.kafka.common.security.scram.ScramLoginModule required;",
+                scram == null
+                        ? ""
+                        : "listener.name.sasl_plaintext.scram-sha-256.sasl.jaas.config="
+                                + "org.apache.kafka.common.security.scram.ScramLoginModule required;",
                 "inter.broker.listener.name=PLAINTEXT",
                 "log.dirs=" + logDir,
                 "num.partitions=3",
@@ -102,7 +107,8 @@ final class BrokerSetup {
         command.addAll(args);
         return new ProcessBuilder(command)
                 .redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(dir.resolve("broker.out").toFile()));
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(
+                        dir.resolve("broker.out").toFile()));
     }
 
     private void run(List<String> args, Path logback, Duration timeout) throws IOException, InterruptedException {

@@ -39,8 +39,7 @@ final class BrokerWarmup {
     /** About a data unit's size. */
     private static final byte[] VALUE = new byte[400];
 
-    private BrokerWarmup() {
-    }
+    private BrokerWarmup() {}
 
     /**
      * What a warm-up did, logged by the thread that waits for it: logged from the warm-up's own thread while the
@@ -64,8 +63,9 @@ final class BrokerWarmup {
         var client = Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         int produced = 0;
         try (var admin = Admin.create(client)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1)
-                    .configs(Map.of("retention.ms", "60000")))).all().get(10, TimeUnit.SECONDS);
+            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1).configs(Map.of("retention.ms", "60000"))))
+                    .all()
+                    .get(10, TimeUnit.SECONDS);
             var partition = new TopicPartition(TOPIC, 0);
             try (var producer = new KafkaProducer<byte[], byte[]>(producerConfig(bootstrapServers));
                     var consumer = new KafkaConsumer<byte[], byte[]>(consumerConfig(bootstrapServers))) {
@@ -75,7 +75,8 @@ final class BrokerWarmup {
                     int records = round % 10 == 9 ? 100 : 1;
                     var acks = new ArrayList<Future<RecordMetadata>>(records);
                     for (int i = 0; i < records; i++) {
-                        acks.add(producer.send(new ProducerRecord<>(TOPIC, Integer.toString(round).getBytes(), VALUE)));
+                        acks.add(producer.send(new ProducerRecord<>(
+                                TOPIC, Integer.toString(round).getBytes(), VALUE)));
                     }
                     for (var ack : acks) {
                         ack.get(10, TimeUnit.SECONDS);
@@ -90,8 +91,10 @@ final class BrokerWarmup {
                 admin.deleteTopics(List.of(TOPIC)).all().get(10, TimeUnit.SECONDS);
                 admin.deleteConsumerGroups(List.of(TOPIC)).all().get(10, TimeUnit.SECONDS);
             }
-            return new Outcome(true, "Kafka broker warmed up in %d ms (%d records produced, fetched and committed)"
-                    .formatted((System.nanoTime() - started) / 1_000_000, produced));
+            return new Outcome(
+                    true,
+                    "Kafka broker warmed up in %d ms (%d records produced, fetched and committed)"
+                            .formatted((System.nanoTime() - started) / 1_000_000, produced));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             return new Outcome(false, "Kafka broker warm-up interrupted after %d records".formatted(produced));
@@ -101,20 +104,34 @@ final class BrokerWarmup {
     }
 
     private static Map<String, Object> producerConfig(String bootstrapServers) {
-        return Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true,
-                ProducerConfig.LINGER_MS_CONFIG, 0,
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class);
+        return Map.of(
+                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ProducerConfig.ACKS_CONFIG,
+                "all",
+                ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG,
+                true,
+                ProducerConfig.LINGER_MS_CONFIG,
+                0,
+                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class,
+                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                ByteArraySerializer.class);
     }
 
     private static Map<String, Object> consumerConfig(String bootstrapServers) {
-        return Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers,
-                ConsumerConfig.GROUP_ID_CONFIG, TOPIC,
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, false,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest",
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class,
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, ByteArrayDeserializer.class);
+        return Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.GROUP_ID_CONFIG,
+                TOPIC,
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                false,
+                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                "earliest",
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class,
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                ByteArrayDeserializer.class);
     }
 }

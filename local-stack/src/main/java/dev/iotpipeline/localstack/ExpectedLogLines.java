@@ -47,13 +47,16 @@ public final class ExpectedLogLines extends TurboFilter {
     @Override
     public FilterReply decide(Marker marker, Logger from, Level level, String format, Object[] params, Throwable t) {
         // Called for every logging call (level checks included, which carry no format), so cheap tests first.
-        if (!isStarted() || format == null || level == null || level.isGreaterOrEqual(Level.ERROR)
+        if (!isStarted()
+                || format == null
+                || level == null
+                || level.isGreaterOrEqual(Level.ERROR)
                 || !matches(from.getName())) {
             return FilterReply.NEUTRAL;
         }
-        var message = params == null || params.length == 0 ? format
-                : MessageFormatter.basicArrayFormat(format, params);
-        if (drop.matcher(message).find() && (keep == null || !keep.matcher(message).find())) {
+        var message = params == null || params.length == 0 ? format : MessageFormatter.basicArrayFormat(format, params);
+        if (drop.matcher(message).find()
+                && (keep == null || !keep.matcher(message).find())) {
             return FilterReply.DENY;
         }
         return FilterReply.NEUTRAL;

@@ -4,10 +4,10 @@ import static dev.iotpipeline.localstack.PipelineOutputs.MAIN_UNIT;
 import static dev.iotpipeline.localstack.PipelineOutputs.header;
 import static dev.iotpipeline.localstack.PipelineOutputs.uuid;
 
-import dev.iotpipeline.kafka.topic.ReaderProperties;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.ReaderProperties;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,7 +45,10 @@ public final class InvariantChecker {
         /** {@code uplinkId,deviceId,seq} with an optional fourth field {@code conflict}. */
         static Accepted parse(String line) {
             var fields = line.split(",");
-            return new Accepted(UUID.fromString(fields[0].trim()), fields[1].trim(), Long.parseLong(fields[2].trim()),
+            return new Accepted(
+                    UUID.fromString(fields[0].trim()),
+                    fields[1].trim(),
+                    Long.parseLong(fields[2].trim()),
                     fields.length > 3 && fields[3].trim().equals("conflict"));
         }
     }
@@ -66,33 +69,56 @@ public final class InvariantChecker {
      * conflicting retries dead-lettered ({@code idempotency-conflict}, one per distinct copy); {@code lostConflicts}
      * names ids accepted as conflicting retries more often than they ended as a stored unit or a dead letter.
      */
-    public record Report(int accepted, int stored, int deadLettered, List<UUID> missing, List<UUID> doubled,
-            Map<String, Integer> outOfOrderByDevice, int deadLetterRedeliveries, Map<String, Integer> deadLetterCauses,
-            int conflicts, List<UUID> lostConflicts) {
+    public record Report(
+            int accepted,
+            int stored,
+            int deadLettered,
+            List<UUID> missing,
+            List<UUID> doubled,
+            Map<String, Integer> outOfOrderByDevice,
+            int deadLetterRedeliveries,
+            Map<String, Integer> deadLetterCauses,
+            int conflicts,
+            List<UUID> lostConflicts) {
 
         public boolean ok() {
             return missing.isEmpty() && doubled.isEmpty() && outOfOrderByDevice.isEmpty() && lostConflicts.isEmpty();
         }
 
         public int outOfOrder() {
-            return outOfOrderByDevice.values().stream().mapToInt(Integer::intValue).sum();
+            return outOfOrderByDevice.values().stream()
+                    .mapToInt(Integer::intValue)
+                    .sum();
         }
 
         public String summary() {
             return ("accepted=%d stored=%d dead-lettered=%d missing=%d doubled=%d out-of-order=%d (devices %d)"
-                    + " conflicting-retries-dead-lettered=%d conflicting-retries-lost=%d%s")
-                    .formatted(accepted, stored, deadLettered, missing.size(), doubled.size(), outOfOrder(),
-                            outOfOrderByDevice.size(), conflicts, lostConflicts.size(),
+                            + " conflicting-retries-dead-lettered=%d conflicting-retries-lost=%d%s")
+                    .formatted(
+                            accepted,
+                            stored,
+                            deadLettered,
+                            missing.size(),
+                            doubled.size(),
+                            outOfOrder(),
+                            outOfOrderByDevice.size(),
+                            conflicts,
+                            lostConflicts.size(),
                             deadLetterCauses.isEmpty() ? "" : " causes=" + deadLetterCauses);
         }
 
         public String details() {
             var text = new StringBuilder(summary());
             missing.stream().limit(20).forEach(id -> text.append("\n  missing ").append(id));
-            lostConflicts.stream().limit(20).forEach(id -> text.append("\n  conflicting retry lost ").append(id));
+            lostConflicts.stream()
+                    .limit(20)
+                    .forEach(id -> text.append("\n  conflicting retry lost ").append(id));
             doubled.stream().limit(20).forEach(id -> text.append("\n  doubled ").append(id));
-            outOfOrderByDevice.forEach((device, n) -> text.append("\n  out of order: ").append(device)
-                    .append(" (").append(n).append(" inversions)"));
+            outOfOrderByDevice.forEach((device, n) -> text.append("\n  out of order: ")
+                    .append(device)
+                    .append(" (")
+                    .append(n)
+                    .append(" inversions)"));
             return text.toString();
         }
     }
@@ -137,12 +163,16 @@ public final class InvariantChecker {
             // A data unit the store writer could never store is its uplink's dead letter.
             var uplinkId = uuid(json, "uplinkId");
             var unitId = uuid(json, "id");
-            if (DeadLetterHeaders.STAGE_STORE.equals(header(record, DeadLetterHeaders.STAGE)) && uplinkId != null
-                    && byId.containsKey(uplinkId) && Ids.derive(uplinkId, MAIN_UNIT).equals(unitId)) {
+            if (DeadLetterHeaders.STAGE_STORE.equals(header(record, DeadLetterHeaders.STAGE))
+                    && uplinkId != null
+                    && byId.containsKey(uplinkId)
+                    && Ids.derive(uplinkId, MAIN_UNIT).equals(unitId)) {
                 var cause = header(record, DeadLetterHeaders.CAUSE);
                 causes.merge(cause, 1, Integer::sum);
                 if (DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT.equals(cause)) {
-                    conflictCopies.computeIfAbsent(uplinkId, k -> new HashSet<>()).add(text(json, "receivedAt"));
+                    conflictCopies
+                            .computeIfAbsent(uplinkId, k -> new HashSet<>())
+                            .add(text(json, "receivedAt"));
                 } else {
                     deadLetters.merge(uplinkId, 1, Integer::sum);
                     deadCopies.computeIfAbsent(uplinkId, k -> new HashSet<>()).add(text(json, "receivedAt"));
@@ -179,8 +209,17 @@ public final class InvariantChecker {
                 lostConflicts.add(id);
             }
         }
-        return new Report(byId.size(), storedCount, deadCount, missing, doubled, outOfOrder(byId), redeliveries,
-                causes, conflicts, lostConflicts);
+        return new Report(
+                byId.size(),
+                storedCount,
+                deadCount,
+                missing,
+                doubled,
+                outOfOrder(byId),
+                redeliveries,
+                causes,
+                conflicts,
+                lostConflicts);
     }
 
     private static String text(tools.jackson.databind.JsonNode json, String field) {
@@ -195,8 +234,7 @@ public final class InvariantChecker {
         outputs.readTopic(PipelineTopic.DATA_UNITS.topicName(), (record, json) -> {
             var uplinkId = uuid(json, "uplinkId");
             var accepted = uplinkId == null ? null : byId.get(uplinkId);
-            if (accepted == null || !Ids.derive(uplinkId, MAIN_UNIT).equals(uuid(json, "id"))
-                    || !seen.add(uplinkId)) {
+            if (accepted == null || !Ids.derive(uplinkId, MAIN_UNIT).equals(uuid(json, "id")) || !seen.add(uplinkId)) {
                 return;
             }
             var last = lastSeq.get(accepted.deviceId());
@@ -211,7 +249,9 @@ public final class InvariantChecker {
 
     public static List<Accepted> readAccepted(Path file) throws IOException {
         try (var lines = Files.lines(file)) {
-            return lines.filter(l -> !l.isBlank() && !l.startsWith("#")).map(Accepted::parse).toList();
+            return lines.filter(l -> !l.isBlank() && !l.startsWith("#"))
+                    .map(Accepted::parse)
+                    .toList();
         }
     }
 
@@ -240,19 +280,23 @@ public final class InvariantChecker {
             }
             file.forEach((key, value) -> kafkaClient.put(key.toString(), value));
         }
-        kafkaClient.putIfAbsent("bootstrap.servers",
-                options.getOrDefault("bootstrap", "127.0.0.1:" + env("IOT_KAFKA_PORT", "9092")));
-        var sources = new Sources(kafkaClient,
-                options.getOrDefault("jdbc", "jdbc:postgresql://127.0.0.1:" + env("IOT_POSTGRES_PORT", "5433") + "/"
-                        + Postgres.DATABASE),
-                options.getOrDefault("user", Postgres.USER), options.getOrDefault("password", ""));
+        kafkaClient.putIfAbsent(
+                "bootstrap.servers", options.getOrDefault("bootstrap", "127.0.0.1:" + env("IOT_KAFKA_PORT", "9092")));
+        var sources = new Sources(
+                kafkaClient,
+                options.getOrDefault(
+                        "jdbc",
+                        "jdbc:postgresql://127.0.0.1:" + env("IOT_POSTGRES_PORT", "5433") + "/" + Postgres.DATABASE),
+                options.getOrDefault("user", Postgres.USER),
+                options.getOrDefault("password", ""));
         var accepted = readAccepted(Path.of(options.get("accepted")));
         var wait = Duration.parse("PT" + options.getOrDefault("wait", "0s").toUpperCase());
         var checker = new InvariantChecker(sources);
         var deadline = Instant.now().plus(wait);
         var report = checker.check(accepted);
         // Uplinks still in flight are not missing yet, nor conflicting retries lost: look again until the deadline.
-        while (!(report.missing().isEmpty() && report.lostConflicts().isEmpty()) && Instant.now().isBefore(deadline)) {
+        while (!(report.missing().isEmpty() && report.lostConflicts().isEmpty())
+                && Instant.now().isBefore(deadline)) {
             Thread.sleep(1000);
             report = checker.check(accepted);
         }

@@ -9,8 +9,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 public final class JoinMain {
 
-    private JoinMain() {
-    }
+    private JoinMain() {}
 
     public static void main(String[] args) throws Exception {
         var settings = LocalStackMain.settings();
@@ -31,45 +30,53 @@ public final class JoinMain {
         int postgresPort = LocalStackMain.postgresPort();
         // A free port is one nothing listens on: no broker or PostgreSQL of a running stack there.
         if (PortOwners.free(kafkaPort) || PortOwners.free(postgresPort)) {
-            System.err.printf("No stack to join: nothing answers on Kafka's port %d and PostgreSQL's port %d. "
-                    + "Start one first (./pipeline run --processes), with the same IOT_* settings.%n", kafkaPort,
-                    postgresPort);
+            System.err.printf(
+                    "No stack to join: nothing answers on Kafka's port %d and PostgreSQL's port %d. "
+                            + "Start one first (./pipeline run --processes), with the same IOT_* settings.%n",
+                    kafkaPort, postgresPort);
             System.exit(1);
         }
         if (!PortOwners.free(port)) {
-            System.err.printf("Port %d is taken%s; name another: ./pipeline join %s PORT%n", port,
-                    PortOwners.owner(port).map(owner -> " by " + owner).orElse(""), service.shortName());
+            System.err.printf(
+                    "Port %d is taken%s; name another: ./pipeline join %s PORT%n",
+                    port, PortOwners.owner(port).map(owner -> " by " + owner).orElse(""), service.shortName());
             System.exit(2);
         }
-        var launcher = new ServiceLauncher(settings, LocalStackMain.root(),
+        var launcher = new ServiceLauncher(
+                settings,
+                LocalStackMain.root(),
                 new Infrastructure("127.0.0.1:" + kafkaPort, Postgres.jdbcUrl(postgresPort), Postgres.USER, ""));
-        var instance = new ProcessStack.Instance(service, port,
-                settings.dataDir().resolve("logs").resolve(service.shortName() + "-" + port + ".log"));
+        var instance = new ProcessStack.Instance(
+                service, port, settings.dataDir().resolve("logs").resolve(service.shortName() + "-" + port + ".log"));
         long started = System.nanoTime();
         launcher.spawn(instance);
         var stopping = new AtomicBoolean();
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            stopping.set(true);
-            System.out.printf("Stopping %s...%n", instance);
-            try {
-                instance.stopGracefully();
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "join-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            stopping.set(true);
+                            System.out.printf("Stopping %s...%n", instance);
+                            try {
+                                instance.stopGracefully();
+                            } catch (InterruptedException e) {
+                                Thread.currentThread().interrupt();
+                            }
+                        },
+                        "join-shutdown"));
         try {
             launcher.awaitReady(instance);
         } catch (IOException e) {
             System.err.println(e.getMessage());
             System.exit(1);
         }
-        System.out.printf("%s joined the stack: ready in %.1f s (warm-up included), log %s. Ctrl-C stops it; "
-                + "nothing restarts it if it dies.%nREADY%n", instance, (System.nanoTime() - started) / 1e9,
-                instance.log());
+        System.out.printf(
+                "%s joined the stack: ready in %.1f s (warm-up included), log %s. Ctrl-C stops it; "
+                        + "nothing restarts it if it dies.%nREADY%n",
+                instance, (System.nanoTime() - started) / 1e9, instance.log());
         int code = instance.process.waitFor();
         if (!stopping.get()) {
-            System.out.printf("%s ended: %s; its log: %s%n", instance, Supervisor.ending(instance.process),
-                    instance.log());
+            System.out.printf(
+                    "%s ended: %s; its log: %s%n", instance, Supervisor.ending(instance.process), instance.log());
             System.exit(code == 0 ? 1 : code);
         }
     }
@@ -81,6 +88,7 @@ public final class JoinMain {
                 return base + 100 * n;
             }
         }
-        throw new IllegalArgumentException("No free port among " + base + " + 100·n; name one: ./pipeline join <service> PORT");
+        throw new IllegalArgumentException(
+                "No free port among " + base + " + 100·n; name one: ./pipeline join <service> PORT");
     }
 }

@@ -32,9 +32,14 @@ public final class KafkaBroker implements AutoCloseable {
 
         /** The Kafka client properties a client of this listener needs besides the bootstrap servers. */
         public java.util.Map<String, String> clientProperties() {
-            return java.util.Map.of("security.protocol", "SASL_PLAINTEXT", "sasl.mechanism", "SCRAM-SHA-256",
-                    "sasl.jaas.config", "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-                            + user + "\" password=\"" + password + "\";");
+            return java.util.Map.of(
+                    "security.protocol",
+                    "SASL_PLAINTEXT",
+                    "sasl.mechanism",
+                    "SCRAM-SHA-256",
+                    "sasl.jaas.config",
+                    "org.apache.kafka.common.security.scram.ScramLoginModule required username=\"" + user
+                            + "\" password=\"" + password + "\";");
         }
     }
 
@@ -101,16 +106,24 @@ public final class KafkaBroker implements AutoCloseable {
             }
             Thread.sleep(200);
         }
-        try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000,
-                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, 4000))) {
+        try (var admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                2000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                4000))) {
             while (Instant.now().isBefore(deadline)) {
                 if (!process.isAlive()) {
                     throw new IOException("Kafka broker exited with " + process.exitValue() + "; see "
                             + dir.resolve("broker.out") + " and " + dir.resolve("broker.log"));
                 }
                 try {
-                    if (portOpen() && !admin.describeCluster().nodes().get(4, TimeUnit.SECONDS).isEmpty()) {
+                    if (portOpen()
+                            && !admin.describeCluster()
+                                    .nodes()
+                                    .get(4, TimeUnit.SECONDS)
+                                    .isEmpty()) {
                         requireOwnCluster(admin.describeCluster().clusterId().get(4, TimeUnit.SECONDS));
                         return;
                     }
@@ -155,11 +168,20 @@ public final class KafkaBroker implements AutoCloseable {
             return;
         }
         var stale = ProcessHandle.of(Long.parseLong(Files.readString(pidFile).trim()))
-                .filter(p -> p.info().commandLine().map(c -> c.contains("kafka.Kafka")).orElse(false));
+                .filter(p -> p.info()
+                        .commandLine()
+                        .map(c -> c.contains("kafka.Kafka"))
+                        .orElse(false));
         if (stale.isPresent()) {
-            log.warn("Stopping a Kafka broker left over from an earlier run (pid {})", stale.get().pid());
+            log.warn(
+                    "Stopping a Kafka broker left over from an earlier run (pid {})",
+                    stale.get().pid());
             stale.get().destroy();
-            stale.get().onExit().orTimeout(30, TimeUnit.SECONDS).exceptionally(t -> null).join();
+            stale.get()
+                    .onExit()
+                    .orTimeout(30, TimeUnit.SECONDS)
+                    .exceptionally(t -> null)
+                    .join();
             stale.get().destroyForcibly();
         }
         Files.deleteIfExists(pidFile);
@@ -188,7 +210,9 @@ public final class KafkaBroker implements AutoCloseable {
      * up for {@code warmup} (null: not) before it counts as back.
      */
     Supervisor.Part supervised(Duration warmup) {
-        return new Supervisor.Part("kafka", () -> Optional.ofNullable(process).map(Process::toHandle),
+        return new Supervisor.Part(
+                "kafka",
+                () -> Optional.ofNullable(process).map(Process::toHandle),
                 () -> Supervisor.ending(process) + "; its log: " + dir.resolve("broker.log"),
                 () -> {
                     restart(Duration.ofSeconds(90));

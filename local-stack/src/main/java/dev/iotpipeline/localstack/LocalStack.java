@@ -27,8 +27,15 @@ public final class LocalStack implements AutoCloseable {
      * {@code durable} keeps PostgreSQL's fsync, synchronous_commit and full_page_writes on; only tests that
      * never kill PostgreSQL turn it off, for speed.
      */
-    public record Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, String adminToken,
-            int partitions, List<String> properties, boolean durable) {
+    public record Settings(
+            Path dataDir,
+            Ports ports,
+            String deviceKey,
+            String dashboardToken,
+            String adminToken,
+            int partitions,
+            List<String> properties,
+            boolean durable) {
 
         /**
          * Partitions of a topic {@code ./pipeline run} creates: the most instances of a service that can share its
@@ -36,8 +43,8 @@ public final class LocalStack implements AutoCloseable {
          */
         public static final int DEFAULT_PARTITIONS = 6;
 
-        public Settings(Path dataDir, Ports ports, String deviceKey, String dashboardToken, String adminToken,
-                int partitions) {
+        public Settings(
+                Path dataDir, Ports ports, String deviceKey, String dashboardToken, String adminToken, int partitions) {
             this(dataDir, ports, deviceKey, dashboardToken, adminToken, partitions, List.of(), true);
         }
 
@@ -110,8 +117,8 @@ public final class LocalStack implements AutoCloseable {
             });
             KafkaBroker broker;
             try {
-                broker = KafkaBroker.start(data.resolve("kafka"), kafkaPort, kafkaControllerPort,
-                        Duration.ofSeconds(90));
+                broker = KafkaBroker.start(
+                        data.resolve("kafka"), kafkaPort, kafkaControllerPort, Duration.ofSeconds(90));
             } catch (Exception e) {
                 try {
                     postgresStart.join().close();
@@ -134,8 +141,9 @@ public final class LocalStack implements AutoCloseable {
 
     /** The broker's warm-up in the background when the settings want it, else nothing. */
     static CompletableFuture<BrokerWarmup.Outcome> warmBroker(Settings settings, KafkaBroker broker) {
-        return settings.warmup() ? CompletableFuture.supplyAsync(() -> BrokerWarmup.run(broker.bootstrapServers(),
-                BrokerWarmup.BUDGET)) : CompletableFuture.completedFuture(null);
+        return settings.warmup()
+                ? CompletableFuture.supplyAsync(() -> BrokerWarmup.run(broker.bootstrapServers(), BrokerWarmup.BUDGET))
+                : CompletableFuture.completedFuture(null);
     }
 
     /** Waits for the broker's warm-up and says how it went, on the caller's thread. */
@@ -197,7 +205,9 @@ public final class LocalStack implements AutoCloseable {
         if (broker == null || postgres == null) {
             return List.of();
         }
-        return List.of(broker.supervised(settings.warmup() ? BrokerWarmup.BUDGET : null), Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
+        return List.of(
+                broker.supervised(settings.warmup() ? BrokerWarmup.BUDGET : null),
+                Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
     }
 
     /** Stops rules-service and starts it again on the same port and state directory. */
@@ -210,7 +220,8 @@ public final class LocalStack implements AutoCloseable {
 
     private ConfigurableApplicationContext start(Service service, int port) {
         var args = ServiceProperties.of(service, settings, infrastructure, port, true).stream()
-                .map(property -> "--" + property).toArray(String[]::new);
+                .map(property -> "--" + property)
+                .toArray(String[]::new);
         var app = service.application();
         // One shutdown hook for the whole stack (see LocalStackMain), so services stop before Kafka does.
         app.setRegisterShutdownHook(false);

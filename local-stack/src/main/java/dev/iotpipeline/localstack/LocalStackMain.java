@@ -17,8 +17,7 @@ import java.util.stream.Collectors;
  */
 public final class LocalStackMain {
 
-    private LocalStackMain() {
-    }
+    private LocalStackMain() {}
 
     public static void main(String[] args) throws Exception {
         StackLauncher.Options options;
@@ -76,29 +75,35 @@ public final class LocalStackMain {
         };
         // Run for a command (scripts, CI): bounded, and a failed start ends the run with its reason. Run by hand:
         // as long as it takes, a failure as the exception.
-        var up = options.then() == null ? start.call()
+        var up = options.then() == null
+                ? start.call()
                 : StackLauncher.startWithin(Duration.ofSeconds(port("IOT_START_TIMEOUT", 300)), start, options.log());
         var stack = up.stack();
         var summary = up.summary();
         // On by default: a part that dies is started again, so a crash is a blip rather than an outage.
-        var supervisor = env("IOT_SUPERVISE", "true").equalsIgnoreCase("false") ? null
+        var supervisor = env("IOT_SUPERVISE", "true").equalsIgnoreCase("false")
+                ? null
                 : Supervisor.start(up.parts(), Supervisor.Policy.DEFAULT, System.out);
         var stopped = new CountDownLatch(1);
-        Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-            System.out.println("Stopping the pipeline...");
-            try {
-                if (supervisor != null) {
-                    // First, so that the parts stopped now are not started again.
-                    supervisor.close();
-                }
-                stack.close();
-            } catch (Exception e) {
-                e.printStackTrace();
-            }
-            stopped.countDown();
-        }, "local-stack-shutdown"));
+        Runtime.getRuntime()
+                .addShutdownHook(new Thread(
+                        () -> {
+                            System.out.println("Stopping the pipeline...");
+                            try {
+                                if (supervisor != null) {
+                                    // First, so that the parts stopped now are not started again.
+                                    supervisor.close();
+                                }
+                                stack.close();
+                            } catch (Exception e) {
+                                e.printStackTrace();
+                            }
+                            stopped.countDown();
+                        },
+                        "local-stack-shutdown"));
         var url = (java.util.function.Function<Service, String>) s -> "http://127.0.0.1:" + settings.port(s);
-        System.out.printf("""
+        System.out.printf(
+                """
 
                 iot-pipeline is running (started in %.1f s%s). Data: %s
 
@@ -121,14 +126,29 @@ public final class LocalStackMain {
                 %s
                 %s
                 READY
-                %n""", (System.nanoTime() - started) / 1e9, processes ? ", one process per service" : "", dataDir,
-                url.apply(Service.INGEST), url.apply(Service.DECODER), url.apply(Service.RULES),
-                url.apply(Service.NOTIFY), url.apply(Service.NOTIFY).replaceFirst("^http", "ws") + "/ws", kafkaPort,
-                postgresPort, Postgres.DATABASE, summary, settings.deviceKey(), settings.dashboardToken(),
-                settings.adminToken(), url.apply(Service.INGEST), settings.deviceKey(),
-                supervisor == null ? "Nothing restarts a part that dies (IOT_SUPERVISE=false)."
-                        : "A part that dies is restarted: " + up.parts().stream().map(Supervisor.Part::name)
-                                .collect(Collectors.joining(", ")) + ".",
+                %n""",
+                (System.nanoTime() - started) / 1e9,
+                processes ? ", one process per service" : "",
+                dataDir,
+                url.apply(Service.INGEST),
+                url.apply(Service.DECODER),
+                url.apply(Service.RULES),
+                url.apply(Service.NOTIFY),
+                url.apply(Service.NOTIFY).replaceFirst("^http", "ws") + "/ws",
+                kafkaPort,
+                postgresPort,
+                Postgres.DATABASE,
+                summary,
+                settings.deviceKey(),
+                settings.dashboardToken(),
+                settings.adminToken(),
+                url.apply(Service.INGEST),
+                settings.deviceKey(),
+                supervisor == null
+                        ? "Nothing restarts a part that dies (IOT_SUPERVISE=false)."
+                        : "A part that dies is restarted: "
+                                + up.parts().stream().map(Supervisor.Part::name).collect(Collectors.joining(", "))
+                                + ".",
                 options.then() == null ? "Ctrl-C stops everything." : "Running: " + String.join(" ", options.then()));
         if (options.then() != null) {
             // The shutdown hook stops the stack once the command has ended.
@@ -137,11 +157,9 @@ public final class LocalStackMain {
         stopped.await();
     }
 
-    private record Extra(Service service, int port) {
-    }
+    private record Extra(Service service, int port) {}
 
-    private record Started(AutoCloseable stack, String summary, List<Supervisor.Part> parts) {
-    }
+    private record Started(AutoCloseable stack, String summary, List<Supervisor.Part> parts) {}
 
     /**
      * IOT_INSTANCES="decoder=2,rules=2,notify=2" runs that many instances of a service in process mode; the
@@ -165,26 +183,35 @@ public final class LocalStackMain {
     }
 
     private static String processSummary(ProcessStack stack) {
-        var lines = new StringBuilder("\n  processes (logs in " + stack.settings().dataDir().resolve("logs") + "):\n");
+        var lines = new StringBuilder(
+                "\n  processes (logs in " + stack.settings().dataDir().resolve("logs") + "):\n");
         lines.append(String.format("    %-8s pid %d%n", "kafka", stack.broker().pid()));
         lines.append(String.format("    %-8s pid %d%n", "postgres", stack.postgresPid()));
         for (var instance : stack.instances()) {
-            lines.append(String.format("    %-8s pid %d   %s%n", instance.service().shortName(), instance.pid(),
-                    instance.url()));
+            lines.append(String.format(
+                    "    %-8s pid %d   %s%n", instance.service().shortName(), instance.pid(), instance.url()));
         }
         return lines.toString();
     }
 
     /** The stack's settings from the environment: what {@code run} starts with, and what {@code join} joins. */
     static LocalStack.Settings settings() {
-        return new LocalStack.Settings(Path.of(env("IOT_DATA_DIR", "data")).toAbsolutePath(),
-                new LocalStack.Ports(port("IOT_INGEST_PORT", 8080), port("IOT_DECODER_PORT", 8081),
-                        port("IOT_RULES_PORT", 8082), port("IOT_NOTIFY_PORT", 8083)),
-                env("IOT_DEVICE_KEY", "demo-device-key"), env("IOT_DASHBOARD_TOKEN", "demo-dashboard-token"),
-                env("IOT_ADMIN_TOKEN", "demo-admin-token"), port("IOT_PARTITIONS", LocalStack.Settings.DEFAULT_PARTITIONS),
+        return new LocalStack.Settings(
+                Path.of(env("IOT_DATA_DIR", "data")).toAbsolutePath(),
+                new LocalStack.Ports(
+                        port("IOT_INGEST_PORT", 8080),
+                        port("IOT_DECODER_PORT", 8081),
+                        port("IOT_RULES_PORT", 8082),
+                        port("IOT_NOTIFY_PORT", 8083)),
+                env("IOT_DEVICE_KEY", "demo-device-key"),
+                env("IOT_DASHBOARD_TOKEN", "demo-dashboard-token"),
+                env("IOT_ADMIN_TOKEN", "demo-admin-token"),
+                port("IOT_PARTITIONS", LocalStack.Settings.DEFAULT_PARTITIONS),
                 // The services read IOT_WARMUP_ENABLED themselves; the broker's warm-up follows the same switch.
-                env("IOT_WARMUP_ENABLED", "true").equalsIgnoreCase("false") ? List.of("iot.warmup.enabled=false")
-                        : List.of(), true);
+                env("IOT_WARMUP_ENABLED", "true").equalsIgnoreCase("false")
+                        ? List.of("iot.warmup.enabled=false")
+                        : List.of(),
+                true);
     }
 
     static int kafkaPort() {

@@ -19,13 +19,20 @@ final class Orphans {
             kill -KILL "$child" 2>/dev/null
             """;
 
-    private Orphans() {
-    }
+    private Orphans() {}
 
     /** Sends {@code signal} (e.g. "TERM", "INT") to {@code childPid} once this JVM is gone, KILL 30 s later. */
     static void reapWhenParentDies(long childPid, String signal) {
-        run(List.of("sh", "-c", WATCHDOG, "watchdog", Long.toString(ProcessHandle.current().pid()),
-                Long.toString(childPid), signal), false);
+        run(
+                List.of(
+                        "sh",
+                        "-c",
+                        WATCHDOG,
+                        "watchdog",
+                        Long.toString(ProcessHandle.current().pid()),
+                        Long.toString(childPid),
+                        signal),
+                false);
     }
 
     /** Sends a signal by name to a process, as {@code kill -<signal> <pid>} would. */

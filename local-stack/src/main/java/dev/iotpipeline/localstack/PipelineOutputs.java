@@ -30,7 +30,8 @@ final class PipelineOutputs {
 
     /** Main data units by uplink; a second, different non-history data unit of one uplink is a doubling. */
     void readStore(Set<UUID> uplinks, Map<UUID, Integer> stored, Set<UUID> extraUnits) throws SQLException {
-        try (var connection = DriverManager.getConnection(sources.jdbcUrl(), sources.jdbcUser(), sources.jdbcPassword());
+        try (var connection =
+                        DriverManager.getConnection(sources.jdbcUrl(), sources.jdbcUser(), sources.jdbcPassword());
                 var statement = connection.prepareStatement("""
                         SELECT id, uplink_id, attributes->>'history' FROM data_units
                         WHERE uplink_id = ANY(?)""")) {
@@ -56,7 +57,10 @@ final class PipelineOutputs {
     /** Reads a topic from its beginning to its end of now; values that are not JSON arrive as null. */
     void readTopic(String topic, BiConsumer<ConsumerRecord<String, byte[]>, JsonNode> handler) {
         try {
-            TopicTail.readToEnd(sources.kafkaClient(), topic, Duration.ofSeconds(120),
+            TopicTail.readToEnd(
+                    sources.kafkaClient(),
+                    topic,
+                    Duration.ofSeconds(120),
                     record -> handler.accept(record, json(record.value())));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();

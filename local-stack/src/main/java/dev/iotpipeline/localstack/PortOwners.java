@@ -20,8 +20,7 @@ import java.util.Set;
  */
 final class PortOwners {
 
-    private PortOwners() {
-    }
+    private PortOwners() {}
 
     /** Throws naming every taken port and its process; {@code ports} maps a purpose (e.g. "kafka") to a port. */
     static void requireFree(Map<String, Integer> ports) {
@@ -35,8 +34,8 @@ final class PortOwners {
             if (clash != null) {
                 problems.add("port " + port + " is configured for both " + clash + " and " + purpose);
             } else if (!free(port)) {
-                problems.add("port " + port + " (" + purpose + ") is taken by " + owner(port)
-                        .orElse("a process this user cannot see"));
+                problems.add("port " + port + " (" + purpose + ") is taken by "
+                        + owner(port).orElse("a process this user cannot see"));
             }
         });
         if (!problems.isEmpty()) {
@@ -108,7 +107,9 @@ final class PortOwners {
 
     private static String commandLine(Path proc) {
         try {
-            var line = new String(Files.readAllBytes(proc.resolve("cmdline"))).replace('\0', ' ').trim();
+            var line = new String(Files.readAllBytes(proc.resolve("cmdline")))
+                    .replace('\0', ' ')
+                    .trim();
             return line.length() > 160 ? line.substring(0, 160) + "..." : line;
         } catch (IOException e) {
             return "?";

@@ -52,8 +52,7 @@ final class Postgres implements AutoCloseable {
         try (var connection = server.getPostgresDatabase().getConnection();
                 var statement = connection.createStatement()) {
             requireOwnServer(statement, dir, port);
-            try (var exists = statement.executeQuery(
-                    "SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
+            try (var exists = statement.executeQuery("SELECT 1 FROM pg_database WHERE datname = '" + DATABASE + "'")) {
                 if (exists.next()) {
                     return started(server, dir, durable);
                 }
@@ -106,14 +105,17 @@ final class Postgres implements AutoCloseable {
 
     /** A PostgreSQL left running on this data directory by a run that was killed: stop it before starting ours. */
     static void stopStale(Path dir) {
-        postmasterPid(dir).flatMap(ProcessHandle::of)
+        postmasterPid(dir)
+                .flatMap(ProcessHandle::of)
                 .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(false))
                 .ifPresent(stale -> {
                     LoggerFactory.getLogger(Postgres.class)
                             .warn("Stopping a PostgreSQL left over from an earlier run (pid {})", stale.pid());
                     Orphans.signal(stale.pid(), "INT");
-                    stale.onExit().orTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
-                            .exceptionally(t -> null).join();
+                    stale.onExit()
+                            .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
+                            .exceptionally(t -> null)
+                            .join();
                     stale.destroyForcibly();
                 });
     }
@@ -124,14 +126,18 @@ final class Postgres implements AutoCloseable {
             if (!Files.exists(pidFile)) {
                 return Optional.empty();
             }
-            return Files.readAllLines(pidFile).stream().findFirst().map(String::trim).map(Long::parseLong);
+            return Files.readAllLines(pidFile).stream()
+                    .findFirst()
+                    .map(String::trim)
+                    .map(Long::parseLong);
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }
     }
 
     Optional<Long> pid() {
-        return postmasterPid(dir).filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+        return postmasterPid(dir)
+                .filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
     }
 
     String jdbcUrl() {
@@ -161,7 +167,9 @@ final class Postgres implements AutoCloseable {
      * restart replaces through {@code replace}.
      */
     static Supervisor.Part supervised(Supplier<Postgres> current, Consumer<Postgres> replace) {
-        return new Supervisor.Part("postgres", () -> current.get().pid().flatMap(ProcessHandle::of),
+        return new Supervisor.Part(
+                "postgres",
+                () -> current.get().pid().flatMap(ProcessHandle::of),
                 () -> "its postmaster is gone, how is unknown: it is not a child of this JVM; its data: "
                         + current.get().dir,
                 () -> {
@@ -176,8 +184,11 @@ final class Postgres implements AutoCloseable {
     void kill() {
         pid().ifPresent(pid -> {
             Orphans.signal(pid, "KILL");
-            ProcessHandle.of(pid).ifPresent(p -> p.onExit().orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
-                    .exceptionally(t -> null).join());
+            ProcessHandle.of(pid)
+                    .ifPresent(p -> p.onExit()
+                            .orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
+                            .exceptionally(t -> null)
+                            .join());
         });
         // Releases zonky's lock on the data directory. Its pg_ctl stop finds no server and fails, which zonky logs
         // as an error with a stack trace: expected here, so that logger is silent for the call.

@@ -89,8 +89,9 @@ public final class ProcessStack implements AutoCloseable {
      * Starts the broker and PostgreSQL under the data directory, then one instance of each service on the
      * ports of {@code settings} (which must be fixed: a restarted instance comes back on its own port).
      */
-    public static ProcessStack start(LocalStack.Settings settings, Path root, int kafkaPort, int kafkaControllerPort,
-            int postgresPort) throws Exception {
+    public static ProcessStack start(
+            LocalStack.Settings settings, Path root, int kafkaPort, int kafkaControllerPort, int postgresPort)
+            throws Exception {
         var backends = LocalStack.Backends.start(settings, kafkaPort, kafkaControllerPort, postgresPort);
         var brokerWarm = backends.brokerWarmup();
         var stack = new ProcessStack(settings, root, backends.broker(), backends.postgres());
@@ -120,8 +121,8 @@ public final class ProcessStack implements AutoCloseable {
     }
 
     private Instance spawn(Service service, int port) throws IOException {
-        var logFile = settings.dataDir().toAbsolutePath().resolve("logs")
-                .resolve(service.shortName() + "-" + port + ".log");
+        var logFile =
+                settings.dataDir().toAbsolutePath().resolve("logs").resolve(service.shortName() + "-" + port + ".log");
         var instance = new Instance(service, port, logFile);
         instances.add(instance);
         launcher.spawn(instance);
@@ -189,7 +190,9 @@ public final class ProcessStack implements AutoCloseable {
     }
 
     public Instance first(Service service) {
-        return instances.stream().filter(i -> i.service == service).findFirst()
+        return instances.stream()
+                .filter(i -> i.service == service)
+                .findFirst()
                 .orElseThrow(() -> new IllegalStateException("no " + service.shortName() + " instance"));
     }
 
@@ -199,7 +202,8 @@ public final class ProcessStack implements AutoCloseable {
         parts.add(broker.supervised(settings.warmup() ? BrokerWarmup.BUDGET : null));
         parts.add(Postgres.supervised(() -> postgres, restarted -> postgres = restarted));
         for (var instance : instances) {
-            parts.add(new Supervisor.Part(instance.service.shortName() + " :" + instance.port,
+            parts.add(new Supervisor.Part(
+                    instance.service.shortName() + " :" + instance.port,
                     () -> Optional.ofNullable(instance.process).map(Process::toHandle),
                     () -> Supervisor.ending(instance.process) + "; its log: " + instance.log,
                     () -> launch(instance)));

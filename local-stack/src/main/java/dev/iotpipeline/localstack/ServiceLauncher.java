@@ -26,7 +26,8 @@ final class ServiceLauncher {
     private final LocalStack.Settings settings;
     private final Path root;
     private final Infrastructure infrastructure;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
 
     ServiceLauncher(LocalStack.Settings settings, Path root, Infrastructure infrastructure) {
         this.settings = settings;
@@ -39,8 +40,10 @@ final class ServiceLauncher {
         Files.createDirectories(instance.log().getParent());
         var command = new ArrayList<String>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
-        command.addAll(Arrays.asList(System.getenv().getOrDefault("IOT_SERVICE_JAVA_OPTS",
-                "-Xmx512m -XX:+UseSerialGC").trim().split("\\s+")));
+        command.addAll(Arrays.asList(System.getenv()
+                .getOrDefault("IOT_SERVICE_JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC")
+                .trim()
+                .split("\\s+")));
         var execJar = execJar(instance.service());
         var extracted = AotCache.extractedJar(System.getenv(), execJar);
         if (extracted.isPresent()) {
@@ -48,8 +51,8 @@ final class ServiceLauncher {
         }
         command.add("-jar");
         command.add(extracted.orElse(execJar).toString());
-        for (var property : ServiceProperties.of(instance.service(), settings, infrastructure, instance.port(),
-                false)) {
+        for (var property :
+                ServiceProperties.of(instance.service(), settings, infrastructure, instance.port(), false)) {
             command.add("--" + property);
         }
         instance.process = new ProcessBuilder(command)
@@ -75,8 +78,8 @@ final class ServiceLauncher {
         var deadline = Instant.now().plus(READY_TIMEOUT);
         while (Instant.now().isBefore(deadline)) {
             if (!instance.process.isAlive()) {
-                throw new IOException(instance + " exited with " + instance.process.exitValue() + "; "
-                        + instance.log() + " ends with:\n" + tail(instance.log(), 40));
+                throw new IOException(instance + " exited with " + instance.process.exitValue() + "; " + instance.log()
+                        + " ends with:\n" + tail(instance.log(), 40));
             }
             if (ready(instance)) {
                 log.info("{} ready", instance);
@@ -84,8 +87,8 @@ final class ServiceLauncher {
             }
             Thread.sleep(250);
         }
-        throw new IOException(instance + " not ready within " + READY_TIMEOUT + "; " + instance.log()
-                + " ends with:\n" + tail(instance.log(), 40));
+        throw new IOException(instance + " not ready within " + READY_TIMEOUT + "; " + instance.log() + " ends with:\n"
+                + tail(instance.log(), 40));
     }
 
     private static String tail(Path file, int lines) {
@@ -100,8 +103,12 @@ final class ServiceLauncher {
     /** Whether the instance answers its readiness probe with 200. */
     boolean ready(Instance instance) {
         try {
-            var response = http.send(HttpRequest.newBuilder(URI.create(instance.url() + "/actuator/health/readiness"))
-                    .timeout(Duration.ofSeconds(2)).GET().build(), HttpResponse.BodyHandlers.discarding());
+            var response = http.send(
+                    HttpRequest.newBuilder(URI.create(instance.url() + "/actuator/health/readiness"))
+                            .timeout(Duration.ofSeconds(2))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.discarding());
             return response.statusCode() == 200;
         } catch (IOException e) {
             return false;

@@ -14,11 +14,10 @@ final class ServiceProperties {
             + "org.springframework.boot.flyway.autoconfigure.FlywayAutoConfiguration";
     private static final String EXCLUDE = "spring.autoconfigure.exclude=";
 
-    private ServiceProperties() {
-    }
+    private ServiceProperties() {}
 
-    static List<String> of(Service service, LocalStack.Settings settings, Infrastructure infrastructure, int port,
-            boolean sharedJvm) {
+    static List<String> of(
+            Service service, LocalStack.Settings settings, Infrastructure infrastructure, int port, boolean sharedJvm) {
         var properties = new ArrayList<String>();
         properties.add("server.port=" + port);
         properties.add("spring.kafka.bootstrap-servers=" + infrastructure.bootstrapServers());
@@ -47,8 +46,10 @@ final class ServiceProperties {
         properties.add("iot.security.device-keys[0].rate-per-second=1000000");
         switch (service) {
             case RULES -> {
-                properties.add("spring.kafka.streams.state-dir=" + settings.dataDir().toAbsolutePath()
-                        .resolve(sharedJvm ? "rules-streams" : "rules-streams-" + port));
+                properties.add("spring.kafka.streams.state-dir="
+                        + settings.dataDir()
+                                .toAbsolutePath()
+                                .resolve(sharedJvm ? "rules-streams" : "rules-streams-" + port));
                 properties.add("spring.kafka.streams.replication-factor=1");
             }
             case NOTIFY -> {
@@ -56,8 +57,7 @@ final class ServiceProperties {
                 properties.add("spring.datasource.username=" + infrastructure.jdbcUser());
                 properties.add("spring.datasource.password=" + infrastructure.jdbcPassword());
             }
-            case INGEST, DECODER -> {
-            }
+            case INGEST, DECODER -> {}
         }
         properties.addAll(settings.properties());
         return properties;

@@ -42,8 +42,9 @@ final class StackLauncher {
                         then = List.of(Arrays.copyOfRange(args, i + 1, args.length));
                         i = args.length;
                     }
-                    default -> throw new IllegalArgumentException("unknown option " + args[i]
-                            + " (usage: [--processes] [--log FILE] [--then COMMAND...])");
+                    default ->
+                        throw new IllegalArgumentException("unknown option " + args[i]
+                                + " (usage: [--processes] [--log FILE] [--then COMMAND...])");
                 }
             }
             if (then != null && then.isEmpty()) {
@@ -59,8 +60,7 @@ final class StackLauncher {
      */
     static final PrintStream CONSOLE = System.err;
 
-    private StackLauncher() {
-    }
+    private StackLauncher() {}
 
     /** Sends everything this JVM prints (the services' logs, the banner) to {@code log} instead of the console. */
     static void logTo(Path log) throws IOException {
@@ -84,8 +84,11 @@ final class StackLauncher {
             return task.get(timeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
             var where = new StringBuilder();
-            Arrays.stream(thread.getStackTrace()).limit(20).forEach(frame -> where.append("\n    at ").append(frame));
-            reason = "The stack did not start within " + timeout.toSeconds() + " s (IOT_START_TIMEOUT); it was at:" + where;
+            Arrays.stream(thread.getStackTrace())
+                    .limit(20)
+                    .forEach(frame -> where.append("\n    at ").append(frame));
+            reason = "The stack did not start within " + timeout.toSeconds() + " s (IOT_START_TIMEOUT); it was at:"
+                    + where;
             thread.interrupt();
         } catch (ExecutionException e) {
             var trace = new java.io.StringWriter();
@@ -145,10 +148,12 @@ final class StackLauncher {
             CONSOLE.println("[launcher] cannot run " + String.join(" ", command) + ": " + e.getMessage());
             return 127;
         }
-        var hook = new Thread(() -> {
-            process.descendants().forEach(ProcessHandle::destroy);
-            process.destroy();
-        }, "launcher-stop-command");
+        var hook = new Thread(
+                () -> {
+                    process.descendants().forEach(ProcessHandle::destroy);
+                    process.destroy();
+                },
+                "launcher-stop-command");
         Runtime.getRuntime().addShutdownHook(hook);
         try {
             int code = process.waitFor();

@@ -34,14 +34,13 @@ final class Supervisor implements AutoCloseable {
      * One supervised process, the broker, PostgreSQL or a service instance: the process running it now (empty while
      * it is down), how its last process ended as precisely as this JVM knows, and how it starts again.
      */
-    record Part(String name, Supplier<Optional<ProcessHandle>> process, Supplier<String> ending, Restart restart) {
-    }
+    record Part(String name, Supplier<Optional<ProcessHandle>> process, Supplier<String> ending, Restart restart) {}
 
     /** When to restart: the first delay, its growth and ceiling, and how many deaths in a window mean give up. */
     record Policy(Duration firstDelay, Duration maxDelay, int maxDeaths, Duration window, Duration pollEvery) {
 
-        static final Policy DEFAULT = new Policy(Duration.ofMillis(500), Duration.ofSeconds(30), 5,
-                Duration.ofMinutes(5), Duration.ofMillis(200));
+        static final Policy DEFAULT = new Policy(
+                Duration.ofMillis(500), Duration.ofSeconds(30), 5, Duration.ofMinutes(5), Duration.ofMillis(200));
 
         /** The delay before restart number {@code deaths} within the window: doubling from the first. */
         Duration delay(int deaths) {
@@ -88,7 +87,8 @@ final class Supervisor implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                if (!givenUp.contains(part.name()) && part.process().get().map(p -> !p.isAlive()).orElse(true)) {
+                if (!givenUp.contains(part.name())
+                        && part.process().get().map(p -> !p.isAlive()).orElse(true)) {
                     recover(part);
                 }
             }
@@ -107,29 +107,37 @@ final class Supervisor implements AutoCloseable {
         while (!closed) {
             var recent = deaths.computeIfAbsent(part.name(), name -> new ArrayDeque<>());
             recent.addLast(clock.instant());
-            while (!recent.isEmpty() && recent.peekFirst().isBefore(clock.instant().minus(policy.window()))) {
+            while (!recent.isEmpty()
+                    && recent.peekFirst().isBefore(clock.instant().minus(policy.window()))) {
                 recent.removeFirst();
             }
             if (recent.size() > policy.maxDeaths()) {
                 givenUp.add(part.name());
-                console.printf("%n[supervisor] %s %s has died %d times within %s (last: %s) and is NOT restarted again."
-                        + "%n[supervisor] The rest of the pipeline keeps running without it; fix the cause (see its log),"
-                        + " then restart the pipeline.%n%n", at(clock.instant()), part.name(), recent.size(),
-                        human(policy.window()), ending);
+                console.printf(
+                        "%n[supervisor] %s %s has died %d times within %s (last: %s) and is NOT restarted again."
+                                + "%n[supervisor] The rest of the pipeline keeps running without it; fix the cause (see its log),"
+                                + " then restart the pipeline.%n%n",
+                        at(clock.instant()), part.name(), recent.size(), human(policy.window()), ending);
                 return;
             }
             var delay = policy.delay(recent.size());
-            console.printf("[supervisor] %s %s died (%s); restarting it in %s%n", at(diedAt), part.name(), ending,
-                    human(delay));
+            console.printf(
+                    "[supervisor] %s %s died (%s); restarting it in %s%n",
+                    at(diedAt), part.name(), ending, human(delay));
             try {
                 Thread.sleep(delay.toMillis());
                 if (closed) {
                     return;
                 }
                 part.restart().run();
-                var pid = part.process().get().map(p -> " (pid " + p.pid() + ")").orElse("");
-                console.printf("[supervisor] %s %s is back%s, ready %.1f s after it died%n", at(clock.instant()),
-                        part.name(), pid, Duration.between(diedAt, clock.instant()).toMillis() / 1000.0);
+                var pid =
+                        part.process().get().map(p -> " (pid " + p.pid() + ")").orElse("");
+                console.printf(
+                        "[supervisor] %s %s is back%s, ready %.1f s after it died%n",
+                        at(clock.instant()),
+                        part.name(),
+                        pid,
+                        Duration.between(diedAt, clock.instant()).toMillis() / 1000.0);
                 return;
             } catch (InterruptedException e) {
                 return;
@@ -137,14 +145,17 @@ final class Supervisor implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                ending = "its restart failed: " + e.getMessage().lines().findFirst().orElse(e.toString());
+                ending = "its restart failed: "
+                        + e.getMessage().lines().findFirst().orElse(e.toString());
                 diedAt = clock.instant();
             }
         }
     }
 
     private String at(Instant instant) {
-        return LocalTime.ofInstant(instant, ZoneId.systemDefault()).truncatedTo(ChronoUnit.SECONDS).format(TIME);
+        return LocalTime.ofInstant(instant, ZoneId.systemDefault())
+                .truncatedTo(ChronoUnit.SECONDS)
+                .format(TIME);
     }
 
     private static String human(Duration duration) {

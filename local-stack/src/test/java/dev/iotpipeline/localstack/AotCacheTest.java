@@ -27,8 +27,10 @@ class AotCacheTest {
     void trainingWritesEachPartsCacheUnderItsOwnName() {
         var training = Map.of(AotCache.DIR, dir.toString(), AotCache.MODE, "train");
 
-        assertThat(AotCache.options(training, "broker")).containsExactly("-XX:AOTCacheOutput=" + dir.resolve("broker.aot"));
-        assertThat(AotCache.options(training, "ingest")).containsExactly("-XX:AOTCacheOutput=" + dir.resolve("ingest.aot"));
+        assertThat(AotCache.options(training, "broker"))
+                .containsExactly("-XX:AOTCacheOutput=" + dir.resolve("broker.aot"));
+        assertThat(AotCache.options(training, "ingest"))
+                .containsExactly("-XX:AOTCacheOutput=" + dir.resolve("ingest.aot"));
     }
 
     @Test

@@ -29,13 +29,15 @@ public final class CapacityProbe {
     private static final String CHANNEL = "capacity";
     private static final String EM300TH = "01755C03673401046865";
 
-    private CapacityProbe() {
-    }
+    private CapacityProbe() {}
 
     /** What one run on a fresh stack measured. */
-    private record Run(double seconds, Map<String, Double> cpuMillis, Map<String, Long> topicBytes, long rows,
-            long historyBytes) {
-    }
+    private record Run(
+            double seconds,
+            Map<String, Double> cpuMillis,
+            Map<String, Long> topicBytes,
+            long rows,
+            long historyBytes) {}
 
     public static void main(String[] args) throws Exception {
         Locale.setDefault(Locale.ROOT);
@@ -45,49 +47,69 @@ public final class CapacityProbe {
         var measured = new ArrayList<Run>();
         for (int i = 0; i < runs; i++) {
             measured.add(run(uplinks, concurrency));
-            System.err.printf("run %d of %d: %.1f s%n", i + 1, runs, measured.getLast().seconds());
+            System.err.printf(
+                    "run %d of %d: %.1f s%n", i + 1, runs, measured.getLast().seconds());
         }
-        System.out.printf("Uplinks: %,d single POSTs (EM300-TH, 10 bytes) from %d concurrent clients per run, after a"
-                + " warm-up of %,d; %d runs, each on a fresh stack. Figures are the median of the runs, with their range;"
-                + " stored in %s s (%s uplinks/s, everything on this machine's two cores).%n%n",
-                uplinks, concurrency, uplinks / 4, runs, median(measured, Run::seconds, "%.1f"),
+        System.out.printf(
+                "Uplinks: %,d single POSTs (EM300-TH, 10 bytes) from %d concurrent clients per run, after a"
+                        + " warm-up of %,d; %d runs, each on a fresh stack. Figures are the median of the runs, with their range;"
+                        + " stored in %s s (%s uplinks/s, everything on this machine's two cores).%n%n",
+                uplinks,
+                concurrency,
+                uplinks / 4,
+                runs,
+                median(measured, Run::seconds, "%.1f"),
                 median(measured, r -> uplinks / r.seconds(), "%,.0f"));
         System.out.println("| process | CPU ms in all | CPU µs per uplink |");
         System.out.println("|---|---|---|");
         for (var name : measured.getFirst().cpuMillis().keySet()) {
-            System.out.printf("| %s | %s | %s |%n", name, median(measured, r -> r.cpuMillis().get(name), "%,.0f"),
+            System.out.printf(
+                    "| %s | %s | %s |%n",
+                    name,
+                    median(measured, r -> r.cpuMillis().get(name), "%,.0f"),
                     median(measured, r -> r.cpuMillis().get(name) * 1000 / uplinks, "%.1f"));
         }
-        System.out.printf("| **all** | %s | **%s** |%n%n", median(measured, CapacityProbe::totalCpu, "%,.0f"),
+        System.out.printf(
+                "| **all** | %s | **%s** |%n%n",
+                median(measured, CapacityProbe::totalCpu, "%,.0f"),
                 median(measured, r -> totalCpu(r) * 1000 / uplinks, "%.1f"));
         System.out.println("| topic (all partitions, replication 1) | bytes per uplink in the log |");
         System.out.println("|---|---|");
         for (var topic : measured.getFirst().topicBytes().keySet()) {
-            System.out.printf("| %s | %s |%n", topic,
-                    median(measured, r -> (double) r.topicBytes().getOrDefault(topic, 0L) / uplinks, "%.0f"));
+            System.out.printf(
+                    "| %s | %s |%n",
+                    topic, median(measured, r -> (double) r.topicBytes().getOrDefault(topic, 0L) / uplinks, "%.0f"));
         }
-        System.out.printf("%nPostgreSQL: the data-unit history (`data_units` partitions with their indexes, and `devices`)"
-                + " holds %s bytes per row.%n", median(measured, r -> (double) r.historyBytes() / r.rows(), "%.0f"));
+        System.out.printf(
+                "%nPostgreSQL: the data-unit history (`data_units` partitions with their indexes, and `devices`)"
+                        + " holds %s bytes per row.%n",
+                median(measured, r -> (double) r.historyBytes() / r.rows(), "%.0f"));
     }
 
     private static double totalCpu(Run run) {
-        return run.cpuMillis().values().stream().mapToDouble(Double::doubleValue).sum();
+        return run.cpuMillis().values().stream()
+                .mapToDouble(Double::doubleValue)
+                .sum();
     }
 
     /** The median of a figure over the runs, and its range when they differ: "12.3 (11.0–14.1)". */
     private static String median(List<Run> runs, java.util.function.ToDoubleFunction<Run> figure, String format) {
         var values = runs.stream().mapToDouble(figure).sorted().toArray();
-        double median = values.length % 2 == 1 ? values[values.length / 2]
+        double median = values.length % 2 == 1
+                ? values[values.length / 2]
                 : (values[values.length / 2 - 1] + values[values.length / 2]) / 2;
         var text = format.formatted(median);
-        return values.length == 1 ? text
+        return values.length == 1
+                ? text
                 : text + " (" + format.formatted(values[0]) + "–" + format.formatted(values[values.length - 1]) + ")";
     }
 
     private static Run run(int uplinks, int concurrency) throws Exception {
         var data = Files.createTempDirectory("iot-pipeline-capacity");
         try (var stack = ProcessStacks.start(data)) {
-            var http = HttpClient.newBuilder().executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+            var http = HttpClient.newBuilder()
+                    .executor(Executors.newVirtualThreadPerTaskExecutor())
+                    .build();
             // Warm-up: the JIT and the first batches of every consumer are not what a running stack costs.
             post(stack, http, "warm", uplinks / 4, concurrency);
             awaitStored(stack, http, "warm", uplinks / 4);
@@ -111,7 +133,8 @@ public final class CapacityProbe {
                     topicBytes.put(topic, delta);
                 }
             });
-            try (var connection = DriverManager.getConnection(stack.infrastructure().jdbcUrl(), Postgres.USER, "");
+            try (var connection =
+                            DriverManager.getConnection(stack.infrastructure().jdbcUrl(), Postgres.USER, "");
                     var statement = connection.createStatement();
                     var rows = statement.executeQuery("""
                             SELECT (SELECT sum(pg_total_relation_size(inhrelid)) FROM pg_inherits
@@ -133,13 +156,16 @@ public final class CapacityProbe {
                 var device = channel + "-" + (i % 500);
                 executor.submit(() -> {
                     try {
-                        var request = HttpRequest.newBuilder(URI.create(stack.url(Service.INGEST) + "/sensor-data/"
-                                        + channel + "/encoded/em300th"))
+                        var request = HttpRequest.newBuilder(URI.create(
+                                        stack.url(Service.INGEST) + "/sensor-data/" + channel + "/encoded/em300th"))
                                 .header("Authorization", "Bearer " + PipelineClient.DEVICE_KEY)
                                 .header("Content-Type", "application/json")
                                 .POST(HttpRequest.BodyPublishers.ofString("{\"deviceId\":\"" + device
-                                        + "\",\"payloadHex\":\"" + EM300TH + "\",\"fPort\":85}")).build();
-                        if (http.send(request, HttpResponse.BodyHandlers.discarding()).statusCode() != 202) {
+                                        + "\",\"payloadHex\":\"" + EM300TH + "\",\"fPort\":85}"))
+                                .build();
+                        if (http.send(request, HttpResponse.BodyHandlers.discarding())
+                                        .statusCode()
+                                != 202) {
                             failed.incrementAndGet();
                         }
                     } catch (IOException | InterruptedException e) {
@@ -157,8 +183,10 @@ public final class CapacityProbe {
     }
 
     private static void awaitStored(ProcessStack stack, HttpClient http, String channel, int count) throws Exception {
-        var request = HttpRequest.newBuilder(URI.create(stack.url(Service.NOTIFY) + "/data-units/count?channel=" + channel))
-                .header("Authorization", "Bearer " + PipelineClient.DASHBOARD_TOKEN).build();
+        var request = HttpRequest.newBuilder(
+                        URI.create(stack.url(Service.NOTIFY) + "/data-units/count?channel=" + channel))
+                .header("Authorization", "Bearer " + PipelineClient.DASHBOARD_TOKEN)
+                .build();
         long deadline = System.nanoTime() + Duration.ofMinutes(5).toNanos();
         while (System.nanoTime() < deadline) {
             var body = http.send(request, HttpResponse.BodyHandlers.ofString()).body();
@@ -174,7 +202,9 @@ public final class CapacityProbe {
     private static Map<String, Long> cpu(ProcessStack stack) {
         var cpu = new LinkedHashMap<String, Long>();
         for (var instance : stack.instances()) {
-            cpu.put(instance.service().shortName(), cpuOf(ProcessHandle.of(instance.pid()).orElseThrow(), false));
+            cpu.put(
+                    instance.service().shortName(),
+                    cpuOf(ProcessHandle.of(instance.pid()).orElseThrow(), false));
         }
         cpu.put("Kafka broker", cpuOf(ProcessHandle.of(stack.broker().pid()).orElseThrow(), false));
         cpu.put("PostgreSQL", cpuOf(ProcessHandle.of(stack.postgresPid()).orElseThrow(), true));
@@ -186,7 +216,10 @@ public final class CapacityProbe {
         if (withDescendants) {
             process.descendants().forEach(handles::add);
         }
-        return handles.stream().mapToLong(h -> h.info().totalCpuDuration().map(Duration::toNanos).orElse(0L)).sum();
+        return handles.stream()
+                .mapToLong(
+                        h -> h.info().totalCpuDuration().map(Duration::toNanos).orElse(0L))
+                .sum();
     }
 
     /** Bytes on disk per topic, summed over its partitions' directories. */
@@ -200,7 +233,9 @@ public final class CapacityProbe {
                     continue;
                 }
                 try (Stream<Path> files = Files.list(dir)) {
-                    long size = files.filter(f -> f.toString().endsWith(".log")).mapToLong(f -> f.toFile().length()).sum();
+                    long size = files.filter(f -> f.toString().endsWith(".log"))
+                            .mapToLong(f -> f.toFile().length())
+                            .sum();
                     bytes.merge(name.substring(0, dash), size, Long::sum);
                 }
             }

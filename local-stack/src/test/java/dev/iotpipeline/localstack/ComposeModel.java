@@ -24,12 +24,13 @@ final class ComposeModel {
 
     /** The checkout: tests run with the module directory as working directory. */
     static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
+
     static final Path COMPOSE_FILE = ROOT.resolve("docker-compose.yml");
     static final Path CLUSTER_ENV = ROOT.resolve("deploy/cluster.env");
 
     // $$ | ${NAME} | ${NAME<op>word} with op one of :- - :? ? :+ + | $NAME
-    private static final Pattern VARIABLE = Pattern.compile(
-            "\\$(?:(\\$)|\\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?}|([A-Za-z_][A-Za-z0-9_]*))");
+    private static final Pattern VARIABLE =
+            Pattern.compile("\\$(?:(\\$)|\\{([A-Za-z_][A-Za-z0-9_]*)(?:(:?[-?+])([^}]*))?}|([A-Za-z_][A-Za-z0-9_]*))");
 
     /** A {@code ${VAR:?message}} whose variable is unset or empty, as Compose reports it before starting anything. */
     static final class MissingVariableException extends RuntimeException {
@@ -42,8 +43,7 @@ final class ComposeModel {
         }
     }
 
-    private ComposeModel() {
-    }
+    private ComposeModel() {}
 
     /** A YAML file as it is written: the compose file before interpolation, or another tool's configuration. */
     @SuppressWarnings("unchecked")
@@ -71,7 +71,9 @@ final class ComposeModel {
                     continue;
                 }
                 int equals = trimmed.indexOf('=');
-                values.put(trimmed.substring(0, equals).strip(), trimmed.substring(equals + 1).strip());
+                values.put(
+                        trimmed.substring(0, equals).strip(),
+                        trimmed.substring(equals + 1).strip());
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
@@ -157,7 +159,8 @@ final class ComposeModel {
         var environment = new LinkedHashMap<String, String>();
         var declared = service.get("environment");
         if (declared instanceof Map<?, ?> map) {
-            map.forEach((key, value) -> environment.put(String.valueOf(key), value == null ? null : String.valueOf(value)));
+            map.forEach(
+                    (key, value) -> environment.put(String.valueOf(key), value == null ? null : String.valueOf(value)));
         } else if (declared instanceof List<?> list) {
             for (var entry : (List<String>) list) {
                 int equals = entry.indexOf('=');
@@ -205,6 +208,7 @@ final class ComposeModel {
 
     @SuppressWarnings("unchecked")
     static List<Mount> mounts(Map<String, Object> service) {
-        return ((List<Object>) service.getOrDefault("volumes", List.of())).stream().map(Mount::parse).toList();
+        return ((List<Object>) service.getOrDefault("volumes", List.of()))
+                .stream().map(Mount::parse).toList();
     }
 }

@@ -9,8 +9,7 @@ final class ContainerStack {
 
     private static LocalStack shared;
 
-    private ContainerStack() {
-    }
+    private ContainerStack() {}
 
     static synchronized LocalStack shared() {
         if (shared == null) {
@@ -19,8 +18,12 @@ final class ContainerStack {
                 var postgres = new PostgreSQLContainer("postgres:18");
                 kafka.start();
                 postgres.start();
-                shared = LocalStack.startOn(new Infrastructure(kafka.getBootstrapServers(), postgres.getJdbcUrl(),
-                        postgres.getUsername(), postgres.getPassword()),
+                shared = LocalStack.startOn(
+                        new Infrastructure(
+                                kafka.getBootstrapServers(),
+                                postgres.getJdbcUrl(),
+                                postgres.getUsername(),
+                                postgres.getPassword()),
                         EmbeddedStack.settings(Files.createTempDirectory("iot-pipeline-containers")));
                 EmbeddedStack.closeOnExit(shared, postgres::stop, kafka::stop);
             } catch (Exception e) {

@@ -42,9 +42,12 @@ class DashboardPageIT {
         assertThat(Files.isExecutable(chromium) && Files.isExecutable(driver))
                 .as("Chromium and its driver at %s and %s (apt-get install chromium chromium-driver)", chromium, driver)
                 .isTrue();
-        var options = new ChromeOptions().setBinary(chromium.toFile())
+        var options = new ChromeOptions()
+                .setBinary(chromium.toFile())
                 .addArguments("--headless=new", "--no-sandbox", "--disable-dev-shm-usage", "--disable-gpu");
-        var service = new ChromeDriverService.Builder().usingDriverExecutable(driver.toFile()).build();
+        var service = new ChromeDriverService.Builder()
+                .usingDriverExecutable(driver.toFile())
+                .build();
         browser = new ChromeDriver(service, options);
     }
 
@@ -64,7 +67,8 @@ class DashboardPageIT {
 
         // given the page open with a dashboard token, connected
         browser.get(stack.notifyUrl() + "/#token=" + PipelineClient.DASHBOARD_TOKEN + "&channel=" + channel);
-        await().atMost(Duration.ofSeconds(20)).until(() -> browser.findElement(By.id("status")).getText().equals("live"));
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> browser.findElement(By.id("status")).getText().equals("live"));
 
         // when two devices post, one of them hot
         client.postUplink(channel, "em300th", COOL.formatted("cool-1"));
@@ -72,24 +76,31 @@ class DashboardPageIT {
         client.postUplink(channel, "em300th", HOT.formatted("hot-1"));
 
         // then both devices appear in the live table with their readings and counts
-        await().atMost(Duration.ofSeconds(30)).until(() -> text("#devices tr[data-device='cool-1'] .count").equals("2")
-                && text("#devices tr[data-device='hot-1'] .count").equals("1"));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> text("#devices tr[data-device='cool-1'] .count").equals("2")
+                        && text("#devices tr[data-device='hot-1'] .count").equals("1"));
         assertThat(text("#devices tr[data-device='hot-1'] .reading")).contains("temperature 30.8");
         assertThat(text("#unit-count")).isEqualTo("3 data units since opened");
 
         // and the hot device's alarm is listed as active, with an acknowledge button that works
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                !browser.findElements(By.cssSelector("#alarms tr[data-device='hot-1'] button.acknowledge")).isEmpty());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> !browser.findElements(By.cssSelector("#alarms tr[data-device='hot-1'] button.acknowledge"))
+                        .isEmpty());
         var row = browser.findElement(By.cssSelector("#alarms tr[data-device='hot-1']"));
         var alarmId = row.getDomAttribute("data-alarm");
         assertThat(row.getText()).contains("MAJOR", "greenhouse too hot");
         row.findElement(By.cssSelector("button.acknowledge")).click();
 
-        await().atMost(Duration.ofSeconds(30)).until(() -> "true".equals(
-                browser.findElement(By.cssSelector("#alarms tr[data-alarm='" + alarmId + "']")).getDomAttribute("data-acknowledged")));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> "true"
+                        .equals(browser.findElement(By.cssSelector("#alarms tr[data-alarm='" + alarmId + "']"))
+                                .getDomAttribute("data-acknowledged")));
         assertThat(text("#alarms tr[data-alarm='" + alarmId + "']")).contains("acknowledged");
-        await().atMost(Duration.ofSeconds(30)).until(() -> PipelineClient.json(
-                client.getHistory("/alarms/" + alarmId).body()).get("acknowledged").asBoolean());
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> PipelineClient.json(
+                                client.getHistory("/alarms/" + alarmId).body())
+                        .get("acknowledged")
+                        .asBoolean());
     }
 
     @Test
@@ -107,12 +118,22 @@ class DashboardPageIT {
         client.postUplink(channel, "em300th", em300th("early-1", 210, 42, hour.plusSeconds(3660)));
         client.postUplink(channel, "em300th", em300th("early-1", 225, 45, hour.plusSeconds(7260)));
         client.postUplink(channel, "em300th", HOT.formatted("hot-1"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 5 && PipelineClient.json(
-                client.getHistory("/alarms/count?state=ACTIVE&channel=" + channel).body()).get("count").asLong() == 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> client.storedCount(channel) == 5
+                        && PipelineClient.json(client.getHistory("/alarms/count?state=ACTIVE&channel=" + channel)
+                                                .body())
+                                        .get("count")
+                                        .asLong()
+                                == 1);
         // and older than what the page replays from the live feed (10 s before the server's time, in whole
         // seconds; the alarm follows its data unit), so that only the history can show them
-        var newest = Instant.parse(PipelineClient.json(client.getHistory("/data-units?order=desc&limit=1&channel="
-                + channel).body()).get("items").get(0).get("receivedAt").asString());
+        var newest =
+                Instant.parse(PipelineClient.json(client.getHistory("/data-units?order=desc&limit=1&channel=" + channel)
+                                .body())
+                        .get("items")
+                        .get(0)
+                        .get("receivedAt")
+                        .asString());
         await().atMost(Duration.ofSeconds(25)).until(() -> Instant.now().isAfter(newest.plusSeconds(13)));
 
         // when the page opens
@@ -120,8 +141,8 @@ class DashboardPageIT {
 
         // then each device shows its latest stored reading, from GET /devices, and the alarm is listed, before
         // anything new arrives
-        await().atMost(Duration.ofSeconds(20)).until(() ->
-                text("#devices tr[data-device='early-1'] .reading").contains("temperature 22.5")
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> text("#devices tr[data-device='early-1'] .reading").contains("temperature 22.5")
                         && text("#devices tr[data-device='early-1'] .reading").contains("humidity 45")
                         && text("#alarms tr[data-device='hot-1']").contains("MAJOR"));
         assertThat(text("#devices tr[data-device='early-1']")).contains("em300th");
@@ -129,18 +150,23 @@ class DashboardPageIT {
         assertThat(text("#devices tr[data-device='hot-1'] .reading")).contains("temperature 30.8");
         assertThat(text("#alarms tr[data-device='hot-1']")).contains("greenhouse too hot");
         assertThat(text("#devices tr[data-device='early-1'] .count")).isEqualTo("0");
-        assertThat(requested()).anyMatch(url -> url.contains("/devices?") && url.contains("channel=" + channel))
+        assertThat(requested())
+                .anyMatch(url -> url.contains("/devices?") && url.contains("channel=" + channel))
                 .noneMatch(url -> url.contains("/data-units/latest") || url.contains("/data-units?"));
-        await().atMost(Duration.ofSeconds(30)).until(() -> browser.findElement(By.id("status")).getText().equals("live"));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> browser.findElement(By.id("status")).getText().equals("live"));
 
         // when the device is selected
-        browser.findElement(By.cssSelector("#devices tr[data-device='early-1']")).click();
+        browser.findElement(By.cssSelector("#devices tr[data-device='early-1']"))
+                .click();
 
         // then each measurement is charted from the aggregate: a point per 15-minute bucket (the first the average
         // of two readings) over a min-max band
-        await().atMost(Duration.ofSeconds(20)).until(() -> chartPoints("temperature") == 3 && chartPoints("humidity") == 3);
+        await().atMost(Duration.ofSeconds(20))
+                .until(() -> chartPoints("temperature") == 3 && chartPoints("humidity") == 3);
         assertThat(browser.findElement(By.id("device-detail")).isDisplayed()).isTrue();
-        assertThat(browser.findElement(By.id("charts")).getDomAttribute("data-loaded")).isEqualTo("true");
+        assertThat(browser.findElement(By.id("charts")).getDomAttribute("data-loaded"))
+                .isEqualTo("true");
         assertThat(chartAverages("temperature")).isEqualTo("21,21,22.5");
         assertThat(chartAverages("humidity")).isEqualTo("42,42,45");
         for (var measurement : List.of("temperature", "humidity")) {
@@ -148,31 +174,45 @@ class DashboardPageIT {
             assertThat(attribute(chart + "polyline", "points").split(" ")).hasSize(3);
             assertThat(attribute(chart + "polygon.band", "points").split(" ")).hasSize(6);
         }
-        assertThat(requested()).anyMatch(url -> url.contains("/data-units/aggregate?")
-                && url.contains("channel=" + channel) && url.contains("deviceId=early-1")
-                && url.contains("measurement=") && url.contains("temperature") && url.contains("humidity")
-                && url.contains("bucket=PT15M"));
+        assertThat(requested())
+                .anyMatch(url -> url.contains("/data-units/aggregate?")
+                        && url.contains("channel=" + channel)
+                        && url.contains("deviceId=early-1")
+                        && url.contains("measurement=")
+                        && url.contains("temperature")
+                        && url.contains("humidity")
+                        && url.contains("bucket=PT15M"));
 
         // and when the device sends a new reading
         client.postUplink(channel, "em300th", em300th("early-1", 231, 46, null));
 
         // then it appears live, once: in the table, the count and a new bucket of each chart
-        await().atMost(Duration.ofSeconds(30)).until(() ->
-                text("#devices tr[data-device='early-1'] .reading").contains("temperature 23.1"));
-        await().atMost(Duration.ofSeconds(10)).until(() -> chartPoints("temperature") == 4 && chartPoints("humidity") == 4);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> text("#devices tr[data-device='early-1'] .reading").contains("temperature 23.1"));
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> chartPoints("temperature") == 4 && chartPoints("humidity") == 4);
         assertThat(chartAverages("temperature")).isEqualTo("21,21,22.5,23.1");
         assertThat(chartAverages("humidity")).isEqualTo("42,42,45,46");
         assertThat(text("#devices tr[data-device='early-1'] .count")).isEqualTo("1");
         assertThat(text("#unit-count")).isEqualTo("1 data unit since opened");
-        assertThat(browser.findElements(By.cssSelector("#devices tr[data-device='early-1']"))).hasSize(1);
-        assertThat(text("#charts figure[data-measurement='temperature'] figcaption")).contains("23.1", "min 20, max 23.1");
-        assertThat(attribute("#charts figure[data-measurement='temperature'] polyline", "points").split(" ")).hasSize(4);
+        assertThat(browser.findElements(By.cssSelector("#devices tr[data-device='early-1']")))
+                .hasSize(1);
+        assertThat(text("#charts figure[data-measurement='temperature'] figcaption"))
+                .contains("23.1", "min 20, max 23.1");
+        assertThat(attribute("#charts figure[data-measurement='temperature'] polyline", "points")
+                        .split(" "))
+                .hasSize(4);
     }
 
     /** An EM300-TH uplink with a temperature in tenths of a degree and a humidity in %, measured then (or now). */
     private static String em300th(String deviceId, int tenths, int humidity, Instant measuredAt) {
-        return "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%02X%02X0468%02X\"%s}".formatted(deviceId, tenths & 0xFF,
-                tenths >> 8, humidity * 2, measuredAt == null ? "" : ",\"measuredAt\":\"" + measuredAt + "\"");
+        return "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%02X%02X0468%02X\"%s}"
+                .formatted(
+                        deviceId,
+                        tenths & 0xFF,
+                        tenths >> 8,
+                        humidity * 2,
+                        measuredAt == null ? "" : ",\"measuredAt\":\"" + measuredAt + "\"");
     }
 
     /** The rounded bucket averages the selected device's chart of {@code measurement} draws, comma-separated. */
@@ -183,8 +223,8 @@ class DashboardPageIT {
     /** Every URL the page has fetched, from the browser's resource timing. */
     @SuppressWarnings("unchecked")
     private List<String> requested() {
-        return (List<String>) ((JavascriptExecutor) browser).executeScript(
-                "return performance.getEntriesByType('resource').map(e => e.name)");
+        return (List<String>) ((JavascriptExecutor) browser)
+                .executeScript("return performance.getEntriesByType('resource').map(e => e.name)");
     }
 
     private String attribute(String css, String name) {

@@ -33,8 +33,11 @@ class DecoderReplayIT {
             // given five decoded and stored uplinks
             var client = new PipelineClient(stack);
             for (int i = 0; i < 5; i++) {
-                assertThat(client.postUplink("replay", "em300th",
-                        "{\"deviceId\":\"rp-%d\",\"payloadHex\":\"01755C03673401046865\"}".formatted(i)).statusCode())
+                assertThat(client.postUplink(
+                                        "replay",
+                                        "em300th",
+                                        "{\"deviceId\":\"rp-%d\",\"payloadHex\":\"01755C03673401046865\"}".formatted(i))
+                                .statusCode())
                         .isEqualTo(202);
             }
             await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount("replay") == 5);
@@ -57,7 +60,11 @@ class DecoderReplayIT {
             // The group must be empty before its offsets can move; the stopped member may take a moment to leave.
             await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() -> {
                 Map<TopicPartition, OffsetAndMetadata> start = new HashMap<>();
-                admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic).partitions()
+                admin.describeTopics(List.of(topic))
+                        .allTopicNames()
+                        .get(10, TimeUnit.SECONDS)
+                        .get(topic)
+                        .partitions()
                         .forEach(p -> start.put(new TopicPartition(topic, p.partition()), new OffsetAndMetadata(0)));
                 admin.alterConsumerGroupOffsets(group, start).all().get(10, TimeUnit.SECONDS);
                 return true;
@@ -68,10 +75,16 @@ class DecoderReplayIT {
     /** Every data-unit id on the topic for the channel, once at least {@code expected} are there. */
     private static List<String> dataUnitIds(LocalStack stack, String channel, int expected) {
         var ids = new ArrayList<String>();
-        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "it-replay-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(
+                Map.<String, Object>of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        stack.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "it-replay-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.subscribe(List.of(PipelineTopic.DATA_UNITS.topicName()));
             await().atMost(Duration.ofSeconds(60)).until(() -> {
                 for (var record : consumer.poll(Duration.ofMillis(500))) {

@@ -21,13 +21,17 @@ import java.util.stream.Stream;
 final class DockerBuild {
 
     /** One {@code FROM ... [AS name]} stage and the instructions this check needs. */
-    record Stage(String name, String from, List<Copy> copies, List<Integer> exposed, String user, List<String> entrypoint,
-            List<String> healthcheck) {
-    }
+    record Stage(
+            String name,
+            String from,
+            List<Copy> copies,
+            List<Integer> exposed,
+            String user,
+            List<String> entrypoint,
+            List<String> healthcheck) {}
 
     /** A COPY from the build context (not {@code --from} another stage): its sources and its destination. */
-    record Copy(List<String> sources, String destination) {
-    }
+    record Copy(List<String> sources, String destination) {}
 
     private final Map<String, Stage> stages;
 
@@ -52,14 +56,18 @@ final class DockerBuild {
                     stages.put(name, new Stage(name, from, copies, exposed, user, entrypoint, healthcheck));
                 }
                 from = words.get(1);
-                name = words.size() > 3 && words.get(2).equalsIgnoreCase("AS") ? words.get(3) : "stage-" + stages.size();
+                name = words.size() > 3 && words.get(2).equalsIgnoreCase("AS")
+                        ? words.get(3)
+                        : "stage-" + stages.size();
                 copies = new ArrayList<>();
                 exposed = new ArrayList<>();
                 user = null;
                 entrypoint = null;
                 healthcheck = null;
             } else if (keyword.equals("COPY") || keyword.equals("ADD")) {
-                var arguments = words.subList(1, words.size()).stream().filter(w -> !w.startsWith("--")).toList();
+                var arguments = words.subList(1, words.size()).stream()
+                        .filter(w -> !w.startsWith("--"))
+                        .toList();
                 if (words.stream().noneMatch(w -> w.startsWith("--from="))) {
                     copies.add(new Copy(arguments.subList(0, arguments.size() - 1), arguments.getLast()));
                 }
@@ -96,7 +104,11 @@ final class DockerBuild {
 
     /** Base images pulled from a registry, as opposed to earlier stages. */
     List<String> baseImages() {
-        return stages.values().stream().map(Stage::from).filter(from -> !stages.containsKey(from)).distinct().toList();
+        return stages.values().stream()
+                .map(Stage::from)
+                .filter(from -> !stages.containsKey(from))
+                .distinct()
+                .toList();
     }
 
     /** The context's regular files that a COPY source (a path or a glob) names. */

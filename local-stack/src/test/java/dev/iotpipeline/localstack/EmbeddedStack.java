@@ -21,8 +21,7 @@ final class EmbeddedStack {
 
     private static LocalStack shared;
 
-    private EmbeddedStack() {
-    }
+    private EmbeddedStack() {}
 
     static synchronized LocalStack shared() {
         if (shared == null) {
@@ -61,8 +60,14 @@ final class EmbeddedStack {
      * per-credential connection limit is reached with the admin token, which no other test holds open).
      */
     static LocalStack.Settings settings(Path data) {
-        return new LocalStack.Settings(data, LocalStack.Ports.RANDOM, PipelineClient.DEVICE_KEY,
-                PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3, List.of(
+        return new LocalStack.Settings(
+                data,
+                LocalStack.Ports.RANDOM,
+                PipelineClient.DEVICE_KEY,
+                PipelineClient.DASHBOARD_TOKEN,
+                PipelineClient.ADMIN_TOKEN,
+                3,
+                List.of(
                         "iot.security.device-keys[1].channel=" + BOUND_CHANNEL,
                         "iot.security.device-keys[1].key=" + BOUND_KEY,
                         "iot.security.device-keys[2].channel=*",

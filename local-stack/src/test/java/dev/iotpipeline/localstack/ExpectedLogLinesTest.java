@@ -25,15 +25,19 @@ class ExpectedLogLinesTest {
         filter("org.apache.kafka.clients.NetworkClient", "=UNKNOWN_TOPIC_OR_PARTITION\\b", null);
         var client = context.getLogger("org.apache.kafka.clients.NetworkClient");
 
-        client.warn("[Consumer clientId=c] recoverable issue with correlation id {} : {}", 2,
+        client.warn(
+                "[Consumer clientId=c] recoverable issue with correlation id {} : {}",
+                2,
                 "{uplinks.encoded=UNKNOWN_TOPIC_OR_PARTITION}");
         context.getLogger("org.apache.kafka.clients.NetworkClient.Child").warn("x=UNKNOWN_TOPIC_OR_PARTITION");
         client.warn("Connection to node -1 could not be established. Node may not be available.");
         context.getLogger("org.apache.kafka.clients.NetworkClientOther").warn("x=UNKNOWN_TOPIC_OR_PARTITION");
 
-        assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
-                "Connection to node -1 could not be established. Node may not be available.",
-                "x=UNKNOWN_TOPIC_OR_PARTITION");
+        assertThat(logged.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly(
+                        "Connection to node -1 could not be established. Node may not be available.",
+                        "x=UNKNOWN_TOPIC_OR_PARTITION");
     }
 
     @Test
@@ -46,9 +50,11 @@ class ExpectedLogLinesTest {
         postgres.info("{}", "2026-11-23 05:37:55 UTC [4202] FATAL:  lock file \"postmaster.pid\" already exists");
         postgres.error("caught i/o exception closing reader");
 
-        assertThat(logged.list).extracting(ILoggingEvent::getFormattedMessage).containsExactly(
-                "2026-11-23 05:37:55 UTC [4202] FATAL:  lock file \"postmaster.pid\" already exists",
-                "caught i/o exception closing reader");
+        assertThat(logged.list)
+                .extracting(ILoggingEvent::getFormattedMessage)
+                .containsExactly(
+                        "2026-11-23 05:37:55 UTC [4202] FATAL:  lock file \"postmaster.pid\" already exists",
+                        "caught i/o exception closing reader");
     }
 
     private void filter(String logger, String drop, String keep) {

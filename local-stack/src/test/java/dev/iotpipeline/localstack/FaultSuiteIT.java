@@ -1,12 +1,12 @@
 package dev.iotpipeline.localstack;
 
-import dev.iotpipeline.kafka.topic.ReaderProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.ReaderProperties;
 import dev.iotpipeline.kafka.topic.TopicTail;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +16,6 @@ import java.sql.DriverManager;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -48,19 +47,18 @@ class FaultSuiteIT {
     private static final String CHANNEL = "faults";
 
     /** When a fault struck and when what it killed was back up (ready), in System.nanoTime(). */
-    private record Timing(long faultAt, long upAt) {
-    }
+    private record Timing(long faultAt, long upAt) {}
 
     @FunctionalInterface
     private interface Fault {
         Timing inject() throws Exception;
     }
 
-    private record Phase(String fault, long from, long to, Timing timing, double resumeSeconds) {
-    }
+    private record Phase(String fault, long from, long to, Timing timing, double resumeSeconds) {}
 
     /** Under target/, not a temporary directory, so the processes' logs outlive a failed run. */
-    private final Path data = Path.of("target", "faults-" + System.currentTimeMillis()).toAbsolutePath();
+    private final Path data =
+            Path.of("target", "faults-" + System.currentTimeMillis()).toAbsolutePath();
 
     private ProcessStack stack;
     private SteadyLoad load;
@@ -71,8 +69,10 @@ class FaultSuiteIT {
             stack = started;
             var ruleId = ProcessStacks.createHotRule(stack, CHANNEL);
             var phases = new ArrayList<Phase>();
-            try (var running = new SteadyLoad(stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES,
-                    RATE).withConflictingRetries().start()) {
+            try (var running = new SteadyLoad(
+                            stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES, RATE)
+                    .withConflictingRetries()
+                    .start()) {
                 load = running;
                 phases.add(phase("none (steady load)", () -> new Timing(System.nanoTime(), System.nanoTime())));
                 for (var service : List.of(Service.DECODER, Service.RULES, Service.NOTIFY, Service.INGEST)) {
@@ -85,15 +85,16 @@ class FaultSuiteIT {
                 phases.add(phase("poison record in every topic", this::poison));
             }
             var all = load.sent().stream().map(SteadyLoad.Sent::accepted).toList();
-            var checker = new InvariantChecker(new InvariantChecker.Sources(stack.broker().bootstrapServers(),
-                    stack.infrastructure().jdbcUrl(), Postgres.USER, ""));
+            var checker = new InvariantChecker(new InvariantChecker.Sources(
+                    stack.broker().bootstrapServers(), stack.infrastructure().jdbcUrl(), Postgres.USER, ""));
             var total = drain(checker, all);
             var rows = new ArrayList<String>();
             var measured = new ArrayList<Measured>();
             var failures = new ArrayList<String>();
             for (var phase : phases) {
                 var accepted = load.sentBetween(phase.from(), phase.to()).stream()
-                        .map(SteadyLoad.Sent::accepted).toList();
+                        .map(SteadyLoad.Sent::accepted)
+                        .toList();
                 var report = checker.check(accepted);
                 rows.add(row(phase, report));
                 measured.add(measured(phase, report));
@@ -107,13 +108,20 @@ class FaultSuiteIT {
 
             assertThat(failures).as("phases with a violated invariant").isEmpty();
             assertThat(total.ok()).as(total.details()).isTrue();
-            assertThat(load.conflictingRetries()).as("conflicting retries answered 202").isPositive();
-            assertThat(total.conflicts()).as("conflicting retries dead-lettered as idempotency-conflict")
+            assertThat(load.conflictingRetries())
+                    .as("conflicting retries answered 202")
+                    .isPositive();
+            assertThat(total.conflicts())
+                    .as("conflicting retries dead-lettered as idempotency-conflict")
                     .isGreaterThanOrEqualTo((int) load.conflictingRetries());
             assertThat(alarms.missing()).as("alarms lost").isEmpty();
-            assertThat(alarms.extra()).as("alarms raised twice or without cause").isEmpty();
+            assertThat(alarms.extra())
+                    .as("alarms raised twice or without cause")
+                    .isEmpty();
             for (var topic : POISONED) {
-                assertThat(poison.getOrDefault(topic, 0)).as("dead letters of poison in " + topic).isPositive();
+                assertThat(poison.getOrDefault(topic, 0))
+                        .as("dead letters of poison in " + topic)
+                        .isPositive();
             }
             assertNoSecretInLogs(data.resolve("logs"));
         }
@@ -123,8 +131,10 @@ class FaultSuiteIT {
     private static void assertNoSecretInLogs(Path logs) throws IOException {
         try (var files = Files.list(logs)) {
             for (var log : files.toList()) {
-                assertThat(new String(Files.readAllBytes(log), StandardCharsets.ISO_8859_1)).as(log.getFileName().toString())
-                        .doesNotContain(PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN);
+                assertThat(new String(Files.readAllBytes(log), StandardCharsets.ISO_8859_1))
+                        .as(log.getFileName().toString())
+                        .doesNotContain(
+                                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN);
             }
         }
     }
@@ -189,8 +199,10 @@ class FaultSuiteIT {
         return new Timing(faultAt, System.nanoTime());
     }
 
-    private static final List<String> POISONED = List.of(PipelineTopic.UPLINKS_ENCODED.topicName(),
-            PipelineTopic.DATA_UNITS.topicName(), PipelineTopic.ALARMS.topicName(),
+    private static final List<String> POISONED = List.of(
+            PipelineTopic.UPLINKS_ENCODED.topicName(),
+            PipelineTopic.DATA_UNITS.topicName(),
+            PipelineTopic.ALARMS.topicName(),
             PipelineTopic.ALARM_COMMANDS.topicName());
 
     /** Bytes that are no event, and a data unit PostgreSQL refuses (a NUL in a text column), on every topic. */
@@ -201,16 +213,17 @@ class FaultSuiteIT {
         props.put(ProducerConfig.ACKS_CONFIG, "all");
         try (var producer = new KafkaProducer<>(props, new StringSerializer(), new ByteArraySerializer())) {
             for (var topic : POISONED) {
-                producer.send(new ProducerRecord<>(topic, CHANNEL + "-0", "{not json".getBytes(StandardCharsets.UTF_8)));
+                producer.send(
+                        new ProducerRecord<>(topic, CHANNEL + "-0", "{not json".getBytes(StandardCharsets.UTF_8)));
             }
             var uplink = Ids.newId();
             var refused = """
                     {"id":"%s","schemaVersion":1,"uplinkId":"%s","channel":"%s","deviceType":"em300th",
                      "deviceId":"nul\\u0000device","measuredAt":"%s","receivedAt":"%s","decodedAt":"%s",
-                     "measurements":{"temperature":20.0},"attributes":{}}""".formatted(Ids.derive(uplink, "data-unit"),
-                    uplink, CHANNEL, Instant.now(), Instant.now(), Instant.now());
-            producer.send(new ProducerRecord<>(PipelineTopic.DATA_UNITS.topicName(), "nul-device",
-                    refused.getBytes(StandardCharsets.UTF_8)));
+                     "measurements":{"temperature":20.0},"attributes":{}}""".formatted(
+                    Ids.derive(uplink, "data-unit"), uplink, CHANNEL, Instant.now(), Instant.now(), Instant.now());
+            producer.send(new ProducerRecord<>(
+                    PipelineTopic.DATA_UNITS.topicName(), "nul-device", refused.getBytes(StandardCharsets.UTF_8)));
             producer.flush();
         }
         return new Timing(faultAt, System.nanoTime());
@@ -223,12 +236,14 @@ class FaultSuiteIT {
     private double resumeSeconds(long upAt) throws Exception {
         Thread.sleep(1000);
         var probe = load.newUplinksBetween(upAt, upAt + TimeUnit.SECONDS.toNanos(1)).stream()
-                .map(s -> Ids.derive(s.accepted().id(), "data-unit")).toList();
+                .map(s -> Ids.derive(s.accepted().id(), "data-unit"))
+                .toList();
         var deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
         while (System.nanoTime() < deadline) {
             if (probe.isEmpty()) {
                 // ingest itself was not accepting yet: wait for the first 202s
-                probe = load.latestAfter(upAt).map(s -> List.of(Ids.derive(s.accepted().id(), "data-unit")))
+                probe = load.latestAfter(upAt)
+                        .map(s -> List.of(Ids.derive(s.accepted().id(), "data-unit")))
                         .orElse(List.of());
             } else if (storedCount(probe) == probe.size()) {
                 return (System.nanoTime() - upAt) / 1e9;
@@ -267,14 +282,16 @@ class FaultSuiteIT {
     /** Awaits a condition; on timeout returns anyway, so the report shows what is missing and the asserts fail. */
     private static void awaitOrReport(Duration atMost, java.util.concurrent.Callable<Boolean> condition) {
         try {
-            await().atMost(atMost).pollInterval(Duration.ofSeconds(1)).ignoreExceptions().until(condition);
+            await().atMost(atMost)
+                    .pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions()
+                    .until(condition);
         } catch (org.awaitility.core.ConditionTimeoutException reportedBelow) {
             // the caller checks again and reports
         }
     }
 
-    private record Alarms(int expected, int stored, Set<UUID> missing, Set<UUID> extra) {
-    }
+    private record Alarms(int expected, int stored, Set<UUID> missing, Set<UUID> extra) {}
 
     /** Each hot uplink raises exactly one alarm, whose id derives from its data unit and the rule. */
     private Alarms alarms(String ruleId) throws Exception {
@@ -284,7 +301,9 @@ class FaultSuiteIT {
                 expected.add(Ids.derive(Ids.derive(sent.accepted().id(), "data-unit"), "alarm:" + ruleId));
             }
         }
-        awaitOrReport(Duration.ofSeconds(60), () -> ProcessStacks.storedAlarms(stack, ruleId).containsAll(expected));
+        awaitOrReport(
+                Duration.ofSeconds(60),
+                () -> ProcessStacks.storedAlarms(stack, ruleId).containsAll(expected));
         var stored = ProcessStacks.storedAlarms(stack, ruleId);
         var missing = new HashSet<>(expected);
         missing.removeAll(stored);
@@ -293,38 +312,53 @@ class FaultSuiteIT {
         return new Alarms(expected.size(), stored.size(), missing, extra);
     }
 
-
     /** Dead-letter records of either dead-letter topic, by the topic the failed record came from. */
     private Map<String, Integer> deadLettersBySource() throws InterruptedException {
         var counts = new java.util.concurrent.ConcurrentHashMap<String, Integer>();
         for (var topic : List.of(PipelineTopic.DEAD_LETTER, PipelineTopic.EVENTS_DEAD_LETTER)) {
-            TopicTail.readToEnd(ReaderProperties.of(stack.broker().bootstrapServers()), topic.topicName(), Duration.ofSeconds(30), record -> {
-                var source = DeadLetterHeaders.value(record.headers(), DeadLetterHeaders.SOURCE);
-                if (source != null) {
-                    counts.merge(DeadLetterHeaders.sourceTopic(source), 1, Integer::sum);
-                }
-            });
+            TopicTail.readToEnd(
+                    ReaderProperties.of(stack.broker().bootstrapServers()),
+                    topic.topicName(),
+                    Duration.ofSeconds(30),
+                    record -> {
+                        var source = DeadLetterHeaders.value(record.headers(), DeadLetterHeaders.SOURCE);
+                        if (source != null) {
+                            counts.merge(DeadLetterHeaders.sourceTopic(source), 1, Integer::sum);
+                        }
+                    });
         }
         return counts;
     }
 
-
     /** One phase's figures as kept across runs (-Dfaults.runs names a JSON-lines file that collects them). */
-    record Measured(String fault, int accepted, int violations, double downUpSeconds, double resumeSeconds,
-            Double median503Millis) {
-    }
+    record Measured(
+            String fault,
+            int accepted,
+            int violations,
+            double downUpSeconds,
+            double resumeSeconds,
+            Double median503Millis) {}
 
     private Measured measured(Phase phase, InvariantChecker.Report report) {
         var refusals = refusals(phase);
-        return new Measured(phase.fault(), report.accepted(),
-                report.missing().size() + report.doubled().size() + report.outOfOrder() + report.lostConflicts().size(),
-                (phase.timing().upAt() - phase.timing().faultAt()) / 1e9, phase.resumeSeconds(),
+        return new Measured(
+                phase.fault(),
+                report.accepted(),
+                report.missing().size()
+                        + report.doubled().size()
+                        + report.outOfOrder()
+                        + report.lostConflicts().size(),
+                (phase.timing().upAt() - phase.timing().faultAt()) / 1e9,
+                phase.resumeSeconds(),
                 refusals.length == 0 ? null : refusals[refusals.length / 2] / 1e6);
     }
 
     private long[] refusals(Phase phase) {
         return load.answersBetween(phase.timing().faultAt(), phase.timing().upAt()).stream()
-                .filter(a -> a.status() == 503).mapToLong(SteadyLoad.Answer::latencyNanos).sorted().toArray();
+                .filter(a -> a.status() == 503)
+                .mapToLong(SteadyLoad.Answer::latencyNanos)
+                .sorted()
+                .toArray();
     }
 
     /** Appends this run to the runs file, if any, and returns every run recorded there (this one last). */
@@ -336,7 +370,10 @@ class FaultSuiteIT {
         var path = Path.of(file);
         Files.createDirectories(path.toAbsolutePath().getParent());
         var mapper = dev.iotpipeline.events.EventJson.mapper();
-        Files.writeString(path, mapper.writeValueAsString(run) + "\n", java.nio.file.StandardOpenOption.CREATE,
+        Files.writeString(
+                path,
+                mapper.writeValueAsString(run) + "\n",
+                java.nio.file.StandardOpenOption.CREATE,
                 java.nio.file.StandardOpenOption.APPEND);
         var type = mapper.getTypeFactory().constructCollectionType(List.class, Measured.class);
         var runs = new ArrayList<List<Measured>>();
@@ -350,21 +387,34 @@ class FaultSuiteIT {
 
     /** Per fault over all runs: medians of the timings, sums of accepted uplinks and of violations. */
     private static String acrossRuns(List<List<Measured>> runs) {
-        var text = new StringBuilder("## Across %d runs (medians; sums of accepted and violations)\n\n"
-                .formatted(runs.size()));
+        var text = new StringBuilder(
+                "## Across %d runs (medians; sums of accepted and violations)\n\n".formatted(runs.size()));
         text.append("| fault | accepted | violations | down → up (s) | resume after up (s) | 503 median (ms) |\n");
         text.append("|---|---|---|---|---|---|\n");
         var byFault = new java.util.LinkedHashMap<String, List<Measured>>();
-        runs.forEach(run -> run.forEach(m -> byFault.computeIfAbsent(m.fault(), f -> new ArrayList<>()).add(m)));
-        byFault.forEach((fault, ms) -> text.append("| %s | %d | %d | %.1f | %.1f | %s |\n".formatted(fault,
-                ms.stream().mapToInt(Measured::accepted).sum(), ms.stream().mapToInt(Measured::violations).sum(),
-                median(ms.stream().map(Measured::downUpSeconds).toList()),
-                median(ms.stream().map(Measured::resumeSeconds).toList()),
-                ms.stream().allMatch(m -> m.median503Millis() == null) ? "–" : "%.1f".formatted(median(ms.stream()
-                        .map(Measured::median503Millis).filter(java.util.Objects::nonNull).toList())))));
+        runs.forEach(run -> run.forEach(
+                m -> byFault.computeIfAbsent(m.fault(), f -> new ArrayList<>()).add(m)));
+        byFault.forEach((fault, ms) -> text.append("| %s | %d | %d | %.1f | %.1f | %s |\n"
+                .formatted(
+                        fault,
+                        ms.stream().mapToInt(Measured::accepted).sum(),
+                        ms.stream().mapToInt(Measured::violations).sum(),
+                        median(ms.stream().map(Measured::downUpSeconds).toList()),
+                        median(ms.stream().map(Measured::resumeSeconds).toList()),
+                        ms.stream().allMatch(m -> m.median503Millis() == null)
+                                ? "–"
+                                : "%.1f"
+                                        .formatted(median(ms.stream()
+                                                .map(Measured::median503Millis)
+                                                .filter(java.util.Objects::nonNull)
+                                                .toList())))));
         text.append("\nEach run's timings (s, resume after up): ");
-        byFault.forEach((fault, ms) -> text.append(fault).append(' ').append(ms.stream()
-                .map(m -> "%.1f".formatted(m.resumeSeconds())).toList()).append("; "));
+        byFault.forEach((fault, ms) -> text.append(fault)
+                .append(' ')
+                .append(ms.stream()
+                        .map(m -> "%.1f".formatted(m.resumeSeconds()))
+                        .toList())
+                .append("; "));
         return text.append("\n\n").toString();
     }
 
@@ -375,21 +425,42 @@ class FaultSuiteIT {
 
     private String row(Phase phase, InvariantChecker.Report report) {
         var refusals = refusals(phase);
-        var median503 = refusals.length == 0 ? "–" : "%.1f ms (%d)".formatted(refusals[refusals.length / 2] / 1e6,
-                refusals.length);
-        return "| %s | %d | %d | %d | %d | %d | %d | %d / %d | %.1f | %.1f | %s |".formatted(phase.fault(),
-                report.accepted(), report.stored(), report.deadLettered(), report.missing().size(),
-                report.doubled().size(), report.outOfOrder(), report.conflicts(), report.lostConflicts().size(),
-                (phase.timing().upAt() - phase.timing().faultAt()) / 1e9, phase.resumeSeconds(), median503);
+        var median503 = refusals.length == 0
+                ? "–"
+                : "%.1f ms (%d)".formatted(refusals[refusals.length / 2] / 1e6, refusals.length);
+        return "| %s | %d | %d | %d | %d | %d | %d | %d / %d | %.1f | %.1f | %s |"
+                .formatted(
+                        phase.fault(),
+                        report.accepted(),
+                        report.stored(),
+                        report.deadLettered(),
+                        report.missing().size(),
+                        report.doubled().size(),
+                        report.outOfOrder(),
+                        report.conflicts(),
+                        report.lostConflicts().size(),
+                        (phase.timing().upAt() - phase.timing().faultAt()) / 1e9,
+                        phase.resumeSeconds(),
+                        median503);
     }
 
-    private void writeReport(List<String> rows, InvariantChecker.Report total, Alarms alarms,
-            Map<String, Integer> poison, List<List<Measured>> runs) throws Exception {
+    private void writeReport(
+            List<String> rows,
+            InvariantChecker.Report total,
+            Alarms alarms,
+            Map<String, Integer> poison,
+            List<List<Measured>> runs)
+            throws Exception {
         var text = new StringBuilder();
         text.append("# Fault suite").append(FULL ? "" : " (short form)").append("\n\n");
         text.append("Command: `./pipeline faults` (full) or `./pipeline test` (short form, in CI). Run at ")
-                .append(Instant.now()).append(" on ").append(Runtime.getRuntime().availableProcessors())
-                .append(" cores; ").append(DEVICES).append(" devices, ").append(RATE)
+                .append(Instant.now())
+                .append(" on ")
+                .append(Runtime.getRuntime().availableProcessors())
+                .append(" cores; ")
+                .append(DEVICES)
+                .append(" devices, ")
+                .append(RATE)
                 .append(" uplinks/s in a closed loop per device, retrying under the same id until 202; each")
                 .append(" service a process of its own, PostgreSQL durable (fsync, synchronous_commit on).\n\n");
         if (runs.size() > 1) {
@@ -401,12 +472,22 @@ class FaultSuiteIT {
                 .append(" | 503 median (count) |\n");
         text.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         rows.forEach(r -> text.append(r).append('\n'));
-        text.append("\nWhole run: ").append(total.summary()).append(", dead-letter redeliveries ")
-                .append(total.deadLetterRedeliveries()).append(".\n\n");
-        text.append("Alarms (rule temperature > 30, one per hot uplink): expected ").append(alarms.expected())
-                .append(", stored ").append(alarms.stored()).append(", lost ").append(alarms.missing().size())
-                .append(", raised twice or without cause ").append(alarms.extra().size()).append(".\n\n");
-        text.append("Dead letters by source topic (poison records and the refused data unit): ").append(poison)
+        text.append("\nWhole run: ")
+                .append(total.summary())
+                .append(", dead-letter redeliveries ")
+                .append(total.deadLetterRedeliveries())
+                .append(".\n\n");
+        text.append("Alarms (rule temperature > 30, one per hot uplink): expected ")
+                .append(alarms.expected())
+                .append(", stored ")
+                .append(alarms.stored())
+                .append(", lost ")
+                .append(alarms.missing().size())
+                .append(", raised twice or without cause ")
+                .append(alarms.extra().size())
+                .append(".\n\n");
+        text.append("Dead letters by source topic (poison records and the refused data unit): ")
+                .append(poison)
                 .append(".\n\n");
         text.append("""
                 Columns: *accepted* uplinks answered 202 during the phase; *stored* and *dead-lettered* are read

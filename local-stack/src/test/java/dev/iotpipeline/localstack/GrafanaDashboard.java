@@ -20,11 +20,24 @@ final class GrafanaDashboard {
     static final Path IOT_PIPELINE = ComposeModel.ROOT.resolve("deploy/grafana/dashboards/iot-pipeline.json");
 
     /** Words that can stand where a metric name could but are not one. */
-    private static final Set<String> KEYWORDS = Set.of("by", "without", "on", "ignoring", "group_left", "group_right",
-            "bool", "and", "or", "unless", "offset", "atan2", "inf", "nan");
+    private static final Set<String> KEYWORDS = Set.of(
+            "by",
+            "without",
+            "on",
+            "ignoring",
+            "group_left",
+            "group_right",
+            "bool",
+            "and",
+            "or",
+            "unless",
+            "offset",
+            "atan2",
+            "inf",
+            "nan");
     // Clauses whose parentheses hold label names, not expressions.
-    private static final Pattern GROUPING = Pattern.compile(
-            "\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
+    private static final Pattern GROUPING =
+            Pattern.compile("\\b(by|without|on|ignoring|group_left|group_right)\\s*\\([^)]*\\)");
     private static final Pattern STRING = Pattern.compile("\"(\\\\.|[^\"\\\\])*\"|'(\\\\.|[^'\\\\])*'|`[^`]*`");
     private static final Pattern LABEL_MATCHERS = Pattern.compile("\\{[^}]*}");
     private static final Pattern RANGE = Pattern.compile("\\[[^]]*]");

@@ -51,36 +51,53 @@ class GrafanaDashboardIT {
                 """.formatted(channel)).statusCode()).isEqualTo(201);
 
         // The shared stack closes a session that stays silent for 5 s: this one never reads, so it is dropped.
-        try (var live = client.dashboard(); var stuck = client.stuckDashboard()) {
+        try (var live = client.dashboard();
+                var stuck = client.stuckDashboard()) {
             live.send(subscribe("units", "data-units", channel));
             live.send(subscribe("alarms", "alarms", channel));
-            await().atMost(Duration.ofSeconds(10)).until(() -> live.ofType("subscribed").size() == 2);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> live.ofType("subscribed").size() == 2);
 
-            assertThat(client.postUplink(channel, "em300th", COOL.formatted("cool-1")).statusCode()).isEqualTo(202);
+            assertThat(client.postUplink(channel, "em300th", COOL.formatted("cool-1"))
+                            .statusCode())
+                    .isEqualTo(202);
             assertThat(client.postUplink(channel, "em300th", "{\"deviceId\":\"bad-1\",\"payloadHex\":\"zz\"}")
-                    .statusCode()).isEqualTo(400);
+                            .statusCode())
+                    .isEqualTo(400);
             // Accepted, then dead-lettered by the decoder: no em300th item 0x09/0x99.
             assertThat(client.postUplink(channel, "em300th", "{\"deviceId\":\"broken-1\",\"payloadHex\":\"0999aa\"}")
-                    .statusCode()).isEqualTo(202);
+                            .statusCode())
+                    .isEqualTo(202);
             // A data unit that does not parse: rules and the history writer each dead-letter it to events.dead-letter.
-            try (var producer = new KafkaProducer<>(Map.<String, Object>of(
-                    ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()),
-                    new StringSerializer(), new ByteArraySerializer())) {
-                producer.send(new ProducerRecord<>(PipelineTopic.DATA_UNITS.topicName(), "grafana-poison",
-                        "not json".getBytes(StandardCharsets.UTF_8))).get(10, TimeUnit.SECONDS);
+            try (var producer = new KafkaProducer<>(
+                    Map.<String, Object>of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()),
+                    new StringSerializer(),
+                    new ByteArraySerializer())) {
+                producer.send(new ProducerRecord<>(
+                                PipelineTopic.DATA_UNITS.topicName(),
+                                "grafana-poison",
+                                "not json".getBytes(StandardCharsets.UTF_8)))
+                        .get(10, TimeUnit.SECONDS);
             }
             // A new rule reaches the stream within a second, so a hot uplink sent before that raises nothing:
             // send another until one raises the alarm (while it is active, more hot uplinks raise no second one).
-            await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofSeconds(2)).until(() -> {
-                if (live.ofType("alarm").isEmpty()) {
-                    assertThat(client.postUplink(channel, "em300th", HOT.formatted("hot-1")).statusCode()).isEqualTo(202);
-                }
-                return !live.ofType("alarm").isEmpty() && live.ofType("data-unit").size() >= 2;
-            });
+            await().atMost(Duration.ofSeconds(30))
+                    .pollInterval(Duration.ofSeconds(2))
+                    .until(() -> {
+                        if (live.ofType("alarm").isEmpty()) {
+                            assertThat(client.postUplink(channel, "em300th", HOT.formatted("hot-1"))
+                                            .statusCode())
+                                    .isEqualTo(202);
+                        }
+                        return !live.ofType("alarm").isEmpty()
+                                && live.ofType("data-unit").size() >= 2;
+                    });
 
-            await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1)).untilAsserted(() ->
-                    assertThat(dashboard.missing(exposedMetricNames()))
-                            .as("panels querying metrics that no service exposes (panel -> names)").isEmpty());
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .untilAsserted(() -> assertThat(dashboard.missing(exposedMetricNames()))
+                            .as("panels querying metrics that no service exposes (panel -> names)")
+                            .isEmpty());
         }
         assertThat(dashboard.metricsByPanel()).isNotEmpty();
     }
@@ -91,7 +108,8 @@ class GrafanaDashboardIT {
         for (var url : List.of(stack.ingestUrl(), stack.decoderUrl(), stack.rulesUrl(), stack.notifyUrl())) {
             var response = scrape(url + "/actuator/prometheus");
             assertThat(response.statusCode()).as(url).isEqualTo(200);
-            response.body().lines()
+            response.body()
+                    .lines()
                     .filter(line -> !line.isBlank() && !line.startsWith("#"))
                     .map(line -> line.split("[{ ]", 2)[0])
                     .forEach(names::add);
@@ -101,8 +119,13 @@ class GrafanaDashboardIT {
 
     private HttpResponse<String> scrape(String url) {
         try {
-            return http.send(HttpRequest.newBuilder(URI.create(url)).header("Accept", PROMETHEUS_ACCEPT)
-                    .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+            return http.send(
+                    HttpRequest.newBuilder(URI.create(url))
+                            .header("Accept", PROMETHEUS_ACCEPT)
+                            .timeout(Duration.ofSeconds(10))
+                            .GET()
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
         } catch (Exception e) {
             throw new IllegalStateException(url, e);
         }

@@ -11,20 +11,24 @@ class GrafanaDashboardTest {
 
     @Test
     void shouldFindTheMetricInsideFunctionsAggregationsAndRanges() {
-        assertThat(GrafanaDashboard.metricNames("sum by (cause) (rate(ingest_requests_rejected_total[$__rate_interval]))"))
-                .containsExactly("ingest_requests_rejected_total");
         assertThat(GrafanaDashboard.metricNames(
-                "histogram_quantile(0.99, sum by (le, stream) (rate(notify_delivery_latency_seconds_bucket[5m])))"))
+                        "sum by (cause) (rate(ingest_requests_rejected_total[$__rate_interval]))"))
+                .containsExactly("ingest_requests_rejected_total");
+        assertThat(
+                        GrafanaDashboard.metricNames(
+                                "histogram_quantile(0.99, sum by (le, stream) (rate(notify_delivery_latency_seconds_bucket[5m])))"))
                 .containsExactly("notify_delivery_latency_seconds_bucket");
     }
 
     @Test
     void shouldSkipLabelMatchersValuesGroupingLabelsAndKeywords() {
-        var expression = "max by (job) (kafka_consumer_fetch_manager_records_lag_max{client_id!~\".*restore-consumer\", "
-                + "job=\"rate(x_total)\"}) / on (job) group_left (instance) sum without (le) (up offset 1h) > bool 1e3"
-                + " or vector(0) unless sum(a_total) and b_seconds_count";
-        assertThat(GrafanaDashboard.metricNames(expression)).containsExactlyInAnyOrder(
-                "kafka_consumer_fetch_manager_records_lag_max", "up", "a_total", "b_seconds_count");
+        var expression =
+                "max by (job) (kafka_consumer_fetch_manager_records_lag_max{client_id!~\".*restore-consumer\", "
+                        + "job=\"rate(x_total)\"}) / on (job) group_left (instance) sum without (le) (up offset 1h) > bool 1e3"
+                        + " or vector(0) unless sum(a_total) and b_seconds_count";
+        assertThat(GrafanaDashboard.metricNames(expression))
+                .containsExactlyInAnyOrder(
+                        "kafka_consumer_fetch_manager_records_lag_max", "up", "a_total", "b_seconds_count");
     }
 
     @Test
@@ -50,11 +54,19 @@ class GrafanaDashboardTest {
     void shouldQueryEverythingTheIssueAsksTheDashboardToShow() {
         var metrics = GrafanaDashboard.read(GrafanaDashboard.IOT_PIPELINE).metricsByPanel();
 
-        assertThat(metrics).allSatisfy((panel, names) -> assertThat(names).as(panel).isNotEmpty());
-        assertThat(metrics.values().stream().flatMap(Set::stream)).contains(
-                "ingest_uplinks_accepted_total", "ingest_requests_rejected_total",
-                "notify_delivery_latency_seconds_bucket", "kafka_consumer_fetch_manager_records_lag_max",
-                "decoder_dead_letters_total", "rules_evaluations_total", "rules_alarms_raised_total",
-                "notify_sessions", "notify_messages_dropped_total", "notify_send_buffer_deepest");
+        assertThat(metrics)
+                .allSatisfy((panel, names) -> assertThat(names).as(panel).isNotEmpty());
+        assertThat(metrics.values().stream().flatMap(Set::stream))
+                .contains(
+                        "ingest_uplinks_accepted_total",
+                        "ingest_requests_rejected_total",
+                        "notify_delivery_latency_seconds_bucket",
+                        "kafka_consumer_fetch_manager_records_lag_max",
+                        "decoder_dead_letters_total",
+                        "rules_evaluations_total",
+                        "rules_alarms_raised_total",
+                        "notify_sessions",
+                        "notify_messages_dropped_total",
+                        "notify_send_buffer_deepest");
     }
 }

@@ -101,7 +101,11 @@ public final class HistoryBenchmark {
         postgres = Postgres.start(dir, port, true);
         var admin = connect();
         var jdbc = new JdbcTemplate(admin);
-        Flyway.configure().dataSource(admin).locations("classpath:db/migration").load().migrate();
+        Flyway.configure()
+                .dataSource(admin)
+                .locations("classpath:db/migration")
+                .load()
+                .migrate();
         jdbc.execute("CREATE TABLE IF NOT EXISTS bench_meta (rows bigint, days int, first_day date, seconds float8,"
                 + " compact_seconds float8)");
         var meta = jdbc.queryForList("SELECT rows, days, first_day, seconds, compact_seconds FROM bench_meta");
@@ -115,8 +119,13 @@ public final class HistoryBenchmark {
         } else {
             generationSeconds = generate(jdbc);
             dataFirstDay = firstDay;
-            jdbc.update("INSERT INTO bench_meta VALUES (?, ?, ?, ?, ?)", rows, days, java.sql.Date.valueOf(firstDay),
-                    generationSeconds, compactSeconds);
+            jdbc.update(
+                    "INSERT INTO bench_meta VALUES (?, ?, ?, ?, ?)",
+                    rows,
+                    days,
+                    java.sql.Date.valueOf(firstDay),
+                    generationSeconds,
+                    compactSeconds);
         }
         if (!dataFirstDay.equals(firstDay)) {
             throw new IllegalStateException("The reused data starts on " + dataFirstDay + ", not " + firstDay
@@ -131,30 +140,48 @@ public final class HistoryBenchmark {
         long inDefault = jdbc.queryForObject("SELECT count(*) FROM data_units_default", Long.class);
         long compactedDays = jdbc.queryForObject("""
                 SELECT count(*) FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-                WHERE i.inhparent = 'data_units'::regclass AND obj_description(c.oid, 'pg_class') = 'compacted'""",
-                Long.class);
+                WHERE i.inhparent = 'data_units'::regclass AND obj_description(c.oid, 'pg_class') = 'compacted'""", Long.class);
         admin.destroy();
 
-        line("Data: %,d data units (%,d a day over the %d UTC days %s to %s, in %d daily partitions), %,d devices in %d"
-                + " channels (%s), device types em300th (temperature, humidity, battery) and am307 (plus co2), ids"
-                + " UUIDv7-shaped from the received_at millisecond, measured_at 1-5 s before received_at; %,d rows in"
-                + " the default partition.", perDay * days, perDay, days, firstDay, today.minusDays(1), days,
-                DEVICES, CHANNELS, "ch-0 … ch-9, 1,000 devices each, every device every " + 86_400 * DEVICES / perDay
-                + " s", inDefault);
+        line(
+                "Data: %,d data units (%,d a day over the %d UTC days %s to %s, in %d daily partitions), %,d devices in %d"
+                        + " channels (%s), device types em300th (temperature, humidity, battery) and am307 (plus co2), ids"
+                        + " UUIDv7-shaped from the received_at millisecond, measured_at 1-5 s before received_at; %,d rows in"
+                        + " the default partition.",
+                perDay * days,
+                perDay,
+                days,
+                firstDay,
+                today.minusDays(1),
+                days,
+                DEVICES,
+                CHANNELS,
+                "ch-0 … ch-9, 1,000 devices each, every device every " + 86_400 * DEVICES / perDay + " s",
+                inDefault);
         line("");
-        line("Generated with set-based SQL, one INSERT … SELECT generate_series per day in received_at order (so the"
-                + " indexes grow as the store writer grows them), then the devices table from the last day, then"
-                + " VACUUM ANALYZE: %.0f s, %,.0f rows/s%s. After each day, `HistoryMaintenance.run()` with a clock"
-                + " two days later (at most today), as a service running then would have: it rebuilt the indexes of"
-                + " the days two days old and more (REINDEX CONCURRENTLY, %.0f s of the total): %d of the %d days are"
-                + " rebuilt, yesterday is as the inserts left it.", generationSeconds,
-                perDay * days / generationSeconds, reuse ? " (an earlier run; REUSE=1)" : "", compactSeconds,
-                compactedDays, days);
+        line(
+                "Generated with set-based SQL, one INSERT … SELECT generate_series per day in received_at order (so the"
+                        + " indexes grow as the store writer grows them), then the devices table from the last day, then"
+                        + " VACUUM ANALYZE: %.0f s, %,.0f rows/s%s. After each day, `HistoryMaintenance.run()` with a clock"
+                        + " two days later (at most today), as a service running then would have: it rebuilt the indexes of"
+                        + " the days two days old and more (REINDEX CONCURRENTLY, %.0f s of the total): %d of the %d days are"
+                        + " rebuilt, yesterday is as the inserts left it.",
+                generationSeconds,
+                perDay * days / generationSeconds,
+                reuse ? " (an earlier run; REUSE=1)" : "",
+                compactSeconds,
+                compactedDays,
+                days);
         line("");
-        line("PostgreSQL: %s; %s. During generation only, max_wal_size was raised to 8GB (then reset); everything"
-                + " measured runs on the settings listed.", version.replaceAll(" on .*", ""), settings.stream()
-                .map(s -> s.get("name") + "=" + s.get("setting") + (s.get("unit") == null ? "" : " " + s.get("unit")))
-                .reduce((a, b) -> a + ", " + b).orElse(""));
+        line(
+                "PostgreSQL: %s; %s. During generation only, max_wal_size was raised to 8GB (then reset); everything"
+                        + " measured runs on the settings listed.",
+                version.replaceAll(" on .*", ""),
+                settings.stream()
+                        .map(s -> s.get("name") + "=" + s.get("setting")
+                                + (s.get("unit") == null ? "" : " " + s.get("unit")))
+                        .reduce((a, b) -> a + ", " + b)
+                        .orElse(""));
         line("");
         sizesSection(sizes, perDay * days);
 
@@ -180,8 +207,12 @@ public final class HistoryBenchmark {
         jdbc.execute("ALTER SYSTEM SET max_wal_size = '8GB'");
         jdbc.queryForObject("SELECT pg_reload_conf()", Boolean.class);
         // Every day from the oldest to a few ahead, as a service running since the oldest day would have made them.
-        var created = maintenance(jdbc, Clock.fixed(start(firstDay), ZoneOffset.UTC), Duration.ZERO, days + 3).run();
-        progress("Created %d partitions (%s … %s)", created.created().size(), created.created().getFirst(),
+        var created = maintenance(jdbc, Clock.fixed(start(firstDay), ZoneOffset.UTC), Duration.ZERO, days + 3)
+                .run();
+        progress(
+                "Created %d partitions (%s … %s)",
+                created.created().size(),
+                created.created().getFirst(),
                 created.created().getLast());
         long stepMicros = 86_400_000_000L / perDay;
         for (int d = 0; d < days; d++) {
@@ -216,21 +247,32 @@ public final class HistoryBenchmark {
                     FROM (SELECT g, dev, at, floor(extract(epoch FROM at) * 1000)::bigint AS ms
                           FROM (SELECT g, g % 10000 AS dev,
                                        CAST(? AS timestamptz) + g * CAST(? AS bigint) * interval '1 microsecond' AS at
-                                FROM generate_series(CAST(0 AS bigint), CAST(? AS bigint) - 1) g) t) r""",
-                    Timestamp.from(start(day)), stepMicros, perDay);
+                                FROM generate_series(CAST(0 AS bigint), CAST(? AS bigint) - 1) g) t) r""", Timestamp.from(start(day)), stepMicros, perDay);
             double s = (System.nanoTime() - t0) / 1e9;
             // Maintenance as a service running on day d + 2 would have run it: it rebuilds the indexes of the days
             // that no longer change (two days old and more), so yesterday and the day before stay as written.
             var clock = day.plusDays(2).isAfter(today) ? today : day.plusDays(2);
             long c0 = System.nanoTime();
-            var compacted = maintenance(jdbc, Clock.fixed(start(clock), ZoneOffset.UTC), Duration.ZERO, 3).run()
+            var compacted = maintenance(jdbc, Clock.fixed(start(clock), ZoneOffset.UTC), Duration.ZERO, 3)
+                    .run()
                     .compacted();
             double cs = (System.nanoTime() - c0) / 1e9;
             compactSeconds += cs;
             double all = (System.nanoTime() - start) / 1e9;
             long done = perDay * (d + 1);
-            progress("Day %d/%d (%s): %,d rows in %.1f s (%,.0f rows/s), reindexed %s in %.1f s; %,d in all at %,.0f"
-                    + " rows/s, %.0f s to go", d + 1, days, day, perDay, s, perDay / s, compacted, cs, done, done / all,
+            progress(
+                    "Day %d/%d (%s): %,d rows in %.1f s (%,.0f rows/s), reindexed %s in %.1f s; %,d in all at %,.0f"
+                            + " rows/s, %.0f s to go",
+                    d + 1,
+                    days,
+                    day,
+                    perDay,
+                    s,
+                    perDay / s,
+                    compacted,
+                    cs,
+                    done,
+                    done / all,
                     (rows - done) / (done / all));
         }
         jdbc.update("""
@@ -238,8 +280,7 @@ public final class HistoryBenchmark {
                 SELECT DISTINCT ON (channel, device_id) channel, device_id, device_type, id, received_at, uplink_id,
                        measured_at, decoded_at, schema_version, measurements, attributes
                 FROM data_units WHERE received_at >= ?
-                ORDER BY channel, device_id, received_at DESC, measured_at DESC, id DESC""",
-                Timestamp.from(start(today.minusDays(Math.min(days, 2)))));
+                ORDER BY channel, device_id, received_at DESC, measured_at DESC, id DESC""", Timestamp.from(start(today.minusDays(Math.min(days, 2)))));
         progress("Devices filled; VACUUM ANALYZE");
         jdbc.execute("VACUUM ANALYZE data_units");
         jdbc.execute("VACUUM ANALYZE devices");
@@ -247,16 +288,16 @@ public final class HistoryBenchmark {
         jdbc.queryForObject("SELECT pg_reload_conf()", Boolean.class);
         jdbc.execute("CHECKPOINT");
         double seconds = (System.nanoTime() - start) / 1e9;
-        progress("Generated %,d rows in %.0f s (%,.0f rows/s with VACUUM ANALYZE)", perDay * days, seconds,
-                perDay * days / seconds);
+        progress(
+                "Generated %,d rows in %.0f s (%,.0f rows/s with VACUUM ANALYZE)",
+                perDay * days, seconds, perDay * days / seconds);
         return seconds;
     }
 
     // ---------------------------------------------------------------- sizes
 
-    private record Sizes(long heap, long indexes, Map<String, Long> perIndex, long devicesHeap, long devicesIndexes,
-            long devices) {
-    }
+    private record Sizes(
+            long heap, long indexes, Map<String, Long> perIndex, long devicesHeap, long devicesIndexes, long devices) {}
 
     private Sizes sizes(JdbcTemplate jdbc) {
         var heap = jdbc.queryForObject("""
@@ -274,7 +315,11 @@ public final class HistoryBenchmark {
                 GROUP BY p.relname ORDER BY p.relname""", rs -> {
             perIndex.put(rs.getString(1), rs.getLong(2));
         });
-        return new Sizes(heap, indexes, perIndex, jdbc.queryForObject("SELECT pg_table_size('devices')", Long.class),
+        return new Sizes(
+                heap,
+                indexes,
+                perIndex,
+                jdbc.queryForObject("SELECT pg_table_size('devices')", Long.class),
                 jdbc.queryForObject("SELECT pg_indexes_size('devices')", Long.class),
                 jdbc.queryForObject("SELECT count(*) FROM devices", Long.class));
     }
@@ -287,21 +332,26 @@ public final class HistoryBenchmark {
         line("");
         line("| relation | size | bytes per data unit |");
         line("|---|---:|---:|");
-        line("| data_units partitions: heap (with TOAST, FSM, VM) | %s | %.0f |", mb(s.heap()), (double) s.heap() / units);
+        line(
+                "| data_units partitions: heap (with TOAST, FSM, VM) | %s | %.0f |",
+                mb(s.heap()), (double) s.heap() / units);
         for (var index : s.perIndex().entrySet()) {
             line("| index %s | %s | %.0f |", index.getKey(), mb(index.getValue()), (double) index.getValue() / units);
         }
         line("| **data_units with its indexes** | **%s** | **%.0f** |", mb(s.heap() + s.indexes()), bytesPerUnit);
-        line("| devices (%,d rows): heap / indexes | %s / %s | %.0f per device |", s.devices(), mb(s.devicesHeap()),
-                mb(s.devicesIndexes()), (double) (s.devicesHeap() + s.devicesIndexes()) / Math.max(1, s.devices()));
+        line(
+                "| devices (%,d rows): heap / indexes | %s / %s | %.0f per device |",
+                s.devices(),
+                mb(s.devicesHeap()),
+                mb(s.devicesIndexes()),
+                (double) (s.devicesHeap() + s.devicesIndexes()) / Math.max(1, s.devices()));
         line("");
     }
 
     // ---------------------------------------------------------------- queries
 
     /** One timed query: its name, its target p95 in ms, and the call, given a random source of parameters. */
-    private record Query(String name, double targetMs, Function<Params, Object> call) {
-    }
+    private record Query(String name, double targetMs, Function<Params, Object> call) {}
 
     /** The random choices of one sample: a device (and its channel), a day, a week, an existing id. */
     private record Params(HistoryStore store, int device, LocalDate day, LocalDate week, UUID id) {
@@ -319,46 +369,114 @@ public final class HistoryBenchmark {
     private List<Query> queries(long perDay) {
         var jdbc = new JdbcTemplate(connect());
         double percent = Math.min(100, 100.0 * 20_000 / rows);
-        sampleIds = jdbc.queryForList("SELECT id FROM data_units TABLESAMPLE SYSTEM (" + percent + ") ORDER BY random()"
-                + " LIMIT 1000", UUID.class);
+        sampleIds = jdbc.queryForList(
+                "SELECT id FROM data_units TABLESAMPLE SYSTEM (" + percent + ") ORDER BY random()" + " LIMIT 1000",
+                UUID.class);
         ((SingleConnectionDataSource) jdbc.getDataSource()).destroy();
         var week = Duration.ofDays(7);
         return List.of(
-                new Query("one device, first page newest first (limit 100)", 50,
-                        p -> p.store().page(new DataUnitQuery(null, p.channel(), null, p.deviceId(), null, null), null,
-                                PAGE, true)),
-                new Query("one device, one day (from/to, limit 1000)", 50,
-                        p -> p.store().page(new DataUnitQuery(null, p.channel(), null, p.deviceId(), start(p.day()),
-                                start(p.day().plusDays(1))), null, 1000, false)),
-                new Query("a channel, one day (from/to, limit 100)", 50,
-                        p -> p.store().page(new DataUnitQuery(null, p.channel(), null, null, start(p.day()),
-                                start(p.day().plusDays(1))), null, PAGE, false)),
-                new Query("a channel, newest first, no range (limit 100)", 50,
-                        p -> p.store().page(new DataUnitQuery(null, p.channel(), null, null, null, null), null, PAGE,
-                                true)),
-                new Query("exact count of a channel, one day (" + String.format("%,d", perDay / CHANNELS) + " rows)", 50,
-                        p -> p.store().count(new DataUnitQuery(null, p.channel(), null, null, start(p.day()),
-                                start(p.day().plusDays(1))))),
-                new Query("estimated count of a channel (estimateCount)", 50,
+                new Query(
+                        "one device, first page newest first (limit 100)",
+                        50,
+                        p -> p.store()
+                                .page(
+                                        new DataUnitQuery(null, p.channel(), null, p.deviceId(), null, null),
+                                        null,
+                                        PAGE,
+                                        true)),
+                new Query(
+                        "one device, one day (from/to, limit 1000)",
+                        50,
+                        p -> p.store()
+                                .page(
+                                        new DataUnitQuery(
+                                                null,
+                                                p.channel(),
+                                                null,
+                                                p.deviceId(),
+                                                start(p.day()),
+                                                start(p.day().plusDays(1))),
+                                        null,
+                                        1000,
+                                        false)),
+                new Query(
+                        "a channel, one day (from/to, limit 100)",
+                        50,
+                        p -> p.store()
+                                .page(
+                                        new DataUnitQuery(
+                                                null,
+                                                p.channel(),
+                                                null,
+                                                null,
+                                                start(p.day()),
+                                                start(p.day().plusDays(1))),
+                                        null,
+                                        PAGE,
+                                        false)),
+                new Query(
+                        "a channel, newest first, no range (limit 100)",
+                        50,
+                        p -> p.store()
+                                .page(new DataUnitQuery(null, p.channel(), null, null, null, null), null, PAGE, true)),
+                new Query(
+                        "exact count of a channel, one day (" + String.format("%,d", perDay / CHANNELS) + " rows)",
+                        50,
+                        p -> p.store()
+                                .count(new DataUnitQuery(
+                                        null,
+                                        p.channel(),
+                                        null,
+                                        null,
+                                        start(p.day()),
+                                        start(p.day().plusDays(1))))),
+                new Query(
+                        "estimated count of a channel (estimateCount)",
+                        50,
                         p -> p.store().estimateCount(new DataUnitQuery(null, p.channel(), null, null, null, null))),
-                new Query("latest per device of a channel (devices, limit 100)", 50,
+                new Query(
+                        "latest per device of a channel (devices, limit 100)",
+                        50,
                         p -> p.store().devices(new DataUnitQuery(null, p.channel(), null, null, null, null), PAGE)),
-                new Query("aggregate: one device, a random week, hourly avg/min/max/count", 100,
-                        p -> p.store().aggregate(new DataUnitQuery(null, p.channel(), null, p.deviceId(), null, null),
-                                "temperature", start(p.week()), start(p.week()).plus(week), Duration.ofHours(1))),
-                new Query("aggregate: one device, the last 7 days, hourly", 100,
-                        p -> p.store().aggregate(new DataUnitQuery(null, p.channel(), null, p.deviceId(), null, null),
-                                "temperature", start(today.minusDays(7)), start(today), Duration.ofHours(1))),
+                new Query(
+                        "aggregate: one device, a random week, hourly avg/min/max/count",
+                        100,
+                        p -> p.store()
+                                .aggregate(
+                                        new DataUnitQuery(null, p.channel(), null, p.deviceId(), null, null),
+                                        "temperature",
+                                        start(p.week()),
+                                        start(p.week()).plus(week),
+                                        Duration.ofHours(1))),
+                new Query(
+                        "aggregate: one device, the last 7 days, hourly",
+                        100,
+                        p -> p.store()
+                                .aggregate(
+                                        new DataUnitQuery(null, p.channel(), null, p.deviceId(), null, null),
+                                        "temperature",
+                                        start(today.minusDays(7)),
+                                        start(today),
+                                        Duration.ofHours(1))),
                 new Query("find by id", 50, p -> p.store().find(p.id())),
                 // Same millisecond, other bits: not stored, so find looks around its time and then in every day.
-                new Query("find by id, not stored", 50, p -> p.store().find(new UUID(p.id().getMostSignificantBits(),
-                        p.id().getLeastSignificantBits() ^ 0x0000_FFFF_FFFF_FFFFL))));
+                new Query(
+                        "find by id, not stored",
+                        50,
+                        p -> p.store()
+                                .find(new UUID(
+                                        p.id().getMostSignificantBits(),
+                                        p.id().getLeastSignificantBits() ^ 0x0000_FFFF_FFFF_FFFFL))));
     }
 
     private Params params(Random random, HistoryStore store) {
         int weeks = Math.max(1, days - 7 + 1);
-        return new Params(store, random.nextInt(DEVICES), firstDay.plusDays(random.nextInt(days)),
-                firstDay.plusDays(random.nextInt(weeks)), sampleIds.get(random.nextInt(sampleIds.size())));
+        return new Params(
+                store,
+                random.nextInt(DEVICES),
+                firstDay.plusDays(random.nextInt(days)),
+                firstDay.plusDays(random.nextInt(weeks)),
+                sampleIds.get(random.nextInt(sampleIds.size())));
     }
 
     private record Stats(double p50, double p95, double max, int n) {
@@ -393,8 +511,12 @@ public final class HistoryBenchmark {
             }
             cold.put(q.name(), Stats.of(time(q, ps)));
             warm.put(q.name(), Stats.of(time(q, ps)));
-            progress("%s: cold p95 %.1f ms, warm p50 %.1f p95 %.1f ms", q.name(), cold.get(q.name()).p95(),
-                    warm.get(q.name()).p50(), warm.get(q.name()).p95());
+            progress(
+                    "%s: cold p95 %.1f ms, warm p50 %.1f p95 %.1f ms",
+                    q.name(),
+                    cold.get(q.name()).p95(),
+                    warm.get(q.name()).p50(),
+                    warm.get(q.name()).p95());
         }
         ds.destroy();
         line("## Queries (ms, %d random devices / days / weeks / ids each, one at a time)", samples);
@@ -409,8 +531,9 @@ public final class HistoryBenchmark {
         for (var q : queries) {
             var c = cold.get(q.name());
             var w = warm.get(q.name());
-            line("| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | ≤ %.0f |", q.name(), c.p50(), c.p95(), c.max(), w.p50(),
-                    w.p95(), w.max(), q.targetMs());
+            line(
+                    "| %s | %.1f | %.1f | %.1f | %.1f | %.1f | %.1f | ≤ %.0f |",
+                    q.name(), c.p50(), c.p95(), c.max(), w.p50(), w.p95(), w.max(), q.targetMs());
         }
         line("");
     }
@@ -428,8 +551,8 @@ public final class HistoryBenchmark {
     // ---------------------------------------------------------------- writer under query load, retention
 
     /** What one writer run measured. */
-    private record WriterRun(long units, double seconds, Stats batches, long queries, Map<String, Stats> during,
-            List<String> errors) {
+    private record WriterRun(
+            long units, double seconds, Stats batches, long queries, Map<String, Stats> during, List<String> errors) {
         double rate() {
             return units / seconds;
         }
@@ -439,8 +562,7 @@ public final class HistoryBenchmark {
      * The store writer for {@code seconds}: batches of 500 new data units on one thread and connection, with
      * {@code readers} threads looping over the queries meanwhile; {@code halfWay} runs on this thread half way through.
      */
-    private WriterRun write(List<Query> queries, int seconds, int readers, Runnable halfWay)
-            throws Exception {
+    private WriterRun write(List<Query> queries, int seconds, int readers, Runnable halfWay) throws Exception {
         var stop = new AtomicBoolean();
         var stored = new AtomicLong();
         var batches = new ConcurrentLinkedQueue<Double>();
@@ -455,8 +577,8 @@ public final class HistoryBenchmark {
                 for (int i = 0; i < 500; i++) {
                     var unit = newUnit(random);
                     // With its uplink's digest, as every data unit of the decoder carries one.
-                    batch.add(new HistoryStore.Stored<>(unit, new String(EventJson.write(unit), StandardCharsets.UTF_8),
-                            random.nextLong()));
+                    batch.add(new HistoryStore.Stored<>(
+                            unit, new String(EventJson.write(unit), StandardCharsets.UTF_8), random.nextLong()));
                 }
                 long t0 = System.nanoTime();
                 try {
@@ -515,13 +637,19 @@ public final class HistoryBenchmark {
         for (var q : queries) {
             var ms = during.get(q.name());
             if (ms != null && !ms.isEmpty()) {
-                stats.put(q.name(), Stats.of(ms.stream().mapToDouble(Double::doubleValue).toArray()));
+                stats.put(
+                        q.name(),
+                        Stats.of(ms.stream().mapToDouble(Double::doubleValue).toArray()));
             }
         }
-        var run = new WriterRun(stored.get(), elapsed, Stats.of(batches.stream().mapToDouble(Double::doubleValue)
-                .toArray()), queryCount.get(), stats, List.copyOf(errors));
-        progress("Writer (%d query threads): %,d units in %.1f s = %,.0f/s", readers, run.units(), elapsed,
-                run.rate());
+        var run = new WriterRun(
+                stored.get(),
+                elapsed,
+                Stats.of(batches.stream().mapToDouble(Double::doubleValue).toArray()),
+                queryCount.get(),
+                stats,
+                List.copyOf(errors));
+        progress("Writer (%d query threads): %,d units in %.1f s = %,.0f/s", readers, run.units(), elapsed, run.rate());
         return run;
     }
 
@@ -557,7 +685,9 @@ public final class HistoryBenchmark {
         errors.addAll(main.errors());
         errors.addAll(alone.errors());
         if (!errors.isEmpty()) {
-            line("Errors: %d, first: %s", errors.size(), errors.stream().limit(3).toList());
+            line(
+                    "Errors: %d, first: %s",
+                    errors.size(), errors.stream().limit(3).toList());
             line("");
         }
         line("Query latencies (ms) during the first run, the writer writing:");
@@ -571,36 +701,48 @@ public final class HistoryBenchmark {
         line("");
         line("## Retention of one day");
         line("");
-        line("`HistoryMaintenance.run()` with a fixed clock and a retention that makes exactly the oldest day's partition"
-                + " (%,d rows) go; the run also creates the days ahead (none missing), deletes old rows from the default"
-                + " partition and the devices table under its advisory lock, in one transaction, then looks for finished days whose"
-                + " indexes are not rebuilt yet (none left here).", rows / days);
+        line(
+                "`HistoryMaintenance.run()` with a fixed clock and a retention that makes exactly the oldest day's partition"
+                        + " (%,d rows) go; the run also creates the days ahead (none missing), deletes old rows from the default"
+                        + " partition and the devices table under its advisory lock, in one transaction, then looks for finished days whose"
+                        + " indexes are not rebuilt yet (none left here).",
+                rows / days);
         line("");
-        line("- With the writer and the 2 query threads running: %s dropped in **%.0f ms**.", underLoad[0].dropped(),
-                underLoad[0].ms());
+        line(
+                "- With the writer and the 2 query threads running: %s dropped in **%.0f ms**.",
+                underLoad[0].dropped(), underLoad[0].ms());
         line("- Idle: %s dropped in **%.0f ms**.", idle.dropped(), idle.ms());
         line("");
         targetsSection(queries);
     }
 
     private void writerRow(String name, WriterRun run) {
-        line("| %s | %,.0f | %,d | %.0f / %.0f / %.0f | %,d |", name, run.rate(), run.units(), run.batches().p50(),
-                run.batches().p95(), run.batches().max(), run.queries());
+        line(
+                "| %s | %,.0f | %,d | %.0f / %.0f / %.0f | %,d |",
+                name,
+                run.rate(),
+                run.units(),
+                run.batches().p50(),
+                run.batches().p95(),
+                run.batches().max(),
+                run.queries());
     }
 
     private double writerRate;
     private double dropMs;
 
-    private record Retention(List<String> dropped, double ms) {
-    }
+    private record Retention(List<String> dropped, double ms) {}
 
     private Retention retention(LocalDate day) {
         var ds = connect();
         try {
             var now = Instant.now();
             // The cutoff is the end of the day: that day goes, the next stays.
-            var maintenance = maintenance(new JdbcTemplate(ds), Clock.fixed(now, ZoneOffset.UTC),
-                    Duration.between(start(day.plusDays(1)), now), 3);
+            var maintenance = maintenance(
+                    new JdbcTemplate(ds),
+                    Clock.fixed(now, ZoneOffset.UTC),
+                    Duration.between(start(day.plusDays(1)), now),
+                    3);
             long t0 = System.nanoTime();
             var run = maintenance.run();
             double ms = (System.nanoTime() - t0) / 1e6;
@@ -618,14 +760,34 @@ public final class HistoryBenchmark {
         var uplink = Ids.newId();
         var received = Ids.timeOf(uplink);
         Map<String, Double> measurements = device % 4 == 0
-                ? Map.of("temperature", round(15 + random.nextDouble() * 15), "humidity",
-                        round(30 + random.nextDouble() * 40), "co2", (double) (400 + random.nextInt(800)), "battery",
+                ? Map.of(
+                        "temperature",
+                        round(15 + random.nextDouble() * 15),
+                        "humidity",
+                        round(30 + random.nextDouble() * 40),
+                        "co2",
+                        (double) (400 + random.nextInt(800)),
+                        "battery",
                         round(3 + random.nextDouble() * 0.6))
-                : Map.of("temperature", round(15 + random.nextDouble() * 15), "humidity",
-                        round(30 + random.nextDouble() * 40), "battery", round(3 + random.nextDouble() * 0.6));
-        return new DataUnit(Ids.derive(uplink, "data-unit"), DataUnit.SCHEMA_VERSION, uplink, "ch-" + device % CHANNELS,
-                device % 4 == 0 ? "am307" : "em300th", "dev-%05d".formatted(device), received.minusSeconds(2), received,
-                received.plusMillis(35), measurements, Map.of());
+                : Map.of(
+                        "temperature",
+                        round(15 + random.nextDouble() * 15),
+                        "humidity",
+                        round(30 + random.nextDouble() * 40),
+                        "battery",
+                        round(3 + random.nextDouble() * 0.6));
+        return new DataUnit(
+                Ids.derive(uplink, "data-unit"),
+                DataUnit.SCHEMA_VERSION,
+                uplink,
+                "ch-" + device % CHANNELS,
+                device % 4 == 0 ? "am307" : "em300th",
+                "dev-%05d".formatted(device),
+                received.minusSeconds(2),
+                received,
+                received.plusMillis(35),
+                measurements,
+                Map.of());
     }
 
     private static double round(double v) {
@@ -642,15 +804,23 @@ public final class HistoryBenchmark {
         for (var q : queries) {
             var w = warm.get(q.name());
             var c = cold.get(q.name());
-            line("| %s: p95 ≤ %.0f ms | warm %.1f ms, cold-ish %.1f ms | %s |", q.name(), q.targetMs(), w.p95(), c.p95(),
+            line(
+                    "| %s: p95 ≤ %.0f ms | warm %.1f ms, cold-ish %.1f ms | %s |",
+                    q.name(),
+                    q.targetMs(),
+                    w.p95(),
+                    c.p95(),
                     verdict(w.p95() <= q.targetMs(), c.p95() <= q.targetMs()));
         }
-        line("| store writer ≥ 5,000 data units/s while queries run | %,.0f/s | %s |", writerRate,
-                writerRate >= 5000 ? "met" : "**not met**");
-        line("| ≤ 250 bytes per data unit with indexes | %.0f bytes | %s |", bytesPerUnit,
-                bytesPerUnit <= 250 ? "met" : "**not met**");
-        line("| dropping a day < 1 s | %.0f ms (slower of idle and under load) | %s |", dropMs,
-                dropMs < 1000 ? "met" : "**not met**");
+        line(
+                "| store writer ≥ 5,000 data units/s while queries run | %,.0f/s | %s |",
+                writerRate, writerRate >= 5000 ? "met" : "**not met**");
+        line(
+                "| ≤ 250 bytes per data unit with indexes | %.0f bytes | %s |",
+                bytesPerUnit, bytesPerUnit <= 250 ? "met" : "**not met**");
+        line(
+                "| dropping a day < 1 s | %.0f ms (slower of idle and under load) | %s |",
+                dropMs, dropMs < 1000 ? "met" : "**not met**");
         line("");
     }
 
@@ -660,8 +830,12 @@ public final class HistoryBenchmark {
 
     /** EXPLAIN ANALYZE of the two slowest queries (warm p95), as HistoryStore sends them, with literal values. */
     private void explainSection() {
-        var slowest = warm.entrySet().stream().sorted((a, b) -> Double.compare(b.getValue().p95(), a.getValue().p95()))
-                .limit(3).map(Map.Entry::getKey).toList();
+        var slowest = warm.entrySet().stream()
+                .sorted((a, b) ->
+                        Double.compare(b.getValue().p95(), a.getValue().p95()))
+                .limit(3)
+                .map(Map.Entry::getKey)
+                .toList();
         var ds = connect();
         var jdbc = new JdbcTemplate(ds);
         var random = new Random(99);
@@ -669,22 +843,36 @@ public final class HistoryBenchmark {
         // The two oldest days are gone by now.
         var day = p.day().isBefore(firstDay.plusDays(2)) ? firstDay.plusDays(2) : p.day();
         var week = p.week().isBefore(firstDay.plusDays(2)) ? firstDay.plusDays(2) : p.week();
-        var cols = "id, received_at, uplink_id, measured_at, decoded_at, schema_version, channel, device_type, device_id,"
-                + " measurements, attributes, measured_ns, received_ns, decoded_ns";
+        var cols =
+                "id, received_at, uplink_id, measured_at, decoded_at, schema_version, channel, device_type, device_id,"
+                        + " measurements, attributes, measured_ns, received_ns, decoded_ns";
         var sql = new LinkedHashMap<String, String>();
-        sql.put("one device, first page newest first", "SELECT %s FROM data_units WHERE channel = '%s' AND device_id = '%s'"
-                .formatted(cols, p.channel(), p.deviceId()) + " ORDER BY id DESC LIMIT 101");
-        sql.put("one device, one day", "SELECT %s FROM data_units WHERE channel = '%s' AND device_id = '%s' AND received_at >= '%s' AND received_at < '%s' ORDER BY id LIMIT 1001"
-                .formatted(cols, p.channel(), p.deviceId(), start(day), start(day.plusDays(1))));
-        sql.put("a channel, one day", "SELECT %s FROM data_units WHERE channel = '%s' AND received_at >= '%s' AND received_at < '%s' ORDER BY id LIMIT 101"
-                .formatted(cols, p.channel(), start(day), start(day.plusDays(1))));
-        sql.put("a channel, newest first", "SELECT %s FROM data_units WHERE channel = '%s' ORDER BY id DESC LIMIT 101"
-                .formatted(cols, p.channel()));
-        sql.put("exact count of a channel", "SELECT count(*) FROM data_units WHERE channel = '%s' AND received_at >= '%s' AND received_at < '%s'"
-                .formatted(p.channel(), start(day), start(day.plusDays(1))));
+        sql.put(
+                "one device, first page newest first",
+                "SELECT %s FROM data_units WHERE channel = '%s' AND device_id = '%s'"
+                                .formatted(cols, p.channel(), p.deviceId())
+                        + " ORDER BY id DESC LIMIT 101");
+        sql.put(
+                "one device, one day",
+                "SELECT %s FROM data_units WHERE channel = '%s' AND device_id = '%s' AND received_at >= '%s' AND received_at < '%s' ORDER BY id LIMIT 1001"
+                        .formatted(cols, p.channel(), p.deviceId(), start(day), start(day.plusDays(1))));
+        sql.put(
+                "a channel, one day",
+                "SELECT %s FROM data_units WHERE channel = '%s' AND received_at >= '%s' AND received_at < '%s' ORDER BY id LIMIT 101"
+                        .formatted(cols, p.channel(), start(day), start(day.plusDays(1))));
+        sql.put(
+                "a channel, newest first",
+                "SELECT %s FROM data_units WHERE channel = '%s' ORDER BY id DESC LIMIT 101"
+                        .formatted(cols, p.channel()));
+        sql.put(
+                "exact count of a channel",
+                "SELECT count(*) FROM data_units WHERE channel = '%s' AND received_at >= '%s' AND received_at < '%s'"
+                        .formatted(p.channel(), start(day), start(day.plusDays(1))));
         sql.put("estimated count", "EXPLAIN SELECT 1 FROM data_units WHERE channel = '%s'".formatted(p.channel()));
-        sql.put("latest per device", "SELECT %s FROM devices WHERE channel = '%s' ORDER BY received_at DESC, measured_at DESC, id DESC LIMIT 100"
-                .formatted(cols, p.channel()));
+        sql.put(
+                "latest per device",
+                "SELECT %s FROM devices WHERE channel = '%s' ORDER BY received_at DESC, measured_at DESC, id DESC LIMIT 100"
+                        .formatted(cols, p.channel()));
         var agg = """
                 SELECT date_bin(make_interval(secs => 3600), measured_at, TIMESTAMPTZ 'epoch') AS start,
                        count(v), avg(v), min(v), max(v), sum(v)
@@ -693,13 +881,29 @@ public final class HistoryBenchmark {
                         AND measured_at >= '%s' AND measured_at < '%s') readings
                 WHERE v IS NOT NULL GROUP BY start ORDER BY start""";
         // HistoryStore's default aggregate lateness: rows received up to a day after `to`.
-        sql.put("aggregate: one device, a random week", agg.formatted(p.channel(), p.deviceId(), start(week),
-                start(week.plusDays(8)), start(week), start(week.plusDays(7))));
-        sql.put("aggregate: one device, the last 7 days", agg.formatted(p.channel(), p.deviceId(),
-                start(today.minusDays(7)), start(today.plusDays(1)), start(today.minusDays(7)), start(today)));
+        sql.put(
+                "aggregate: one device, a random week",
+                agg.formatted(
+                        p.channel(),
+                        p.deviceId(),
+                        start(week),
+                        start(week.plusDays(8)),
+                        start(week),
+                        start(week.plusDays(7))));
+        sql.put(
+                "aggregate: one device, the last 7 days",
+                agg.formatted(
+                        p.channel(),
+                        p.deviceId(),
+                        start(today.minusDays(7)),
+                        start(today.plusDays(1)),
+                        start(today.minusDays(7)),
+                        start(today)));
         var near = Ids.timeOf(p.id());
-        sql.put("find by id", "SELECT %s FROM data_units WHERE id = '%s' AND received_at BETWEEN '%s' AND '%s'"
-                .formatted(cols, p.id(), near.minus(Duration.ofDays(1)), near.plus(Duration.ofDays(1))));
+        sql.put(
+                "find by id",
+                "SELECT %s FROM data_units WHERE id = '%s' AND received_at BETWEEN '%s' AND '%s'"
+                        .formatted(cols, p.id(), near.minus(Duration.ofDays(1)), near.plus(Duration.ofDays(1))));
         line("## Plans of the slowest queries (warm p95)");
         line("");
         line("`EXPLAIN (ANALYZE, BUFFERS)` with literal values (custom plans), after the runs above.");
@@ -718,7 +922,8 @@ public final class HistoryBenchmark {
             line("```");
             line("%s", text.replaceAll("\\s+", " "));
             line("");
-            jdbc.queryForList("EXPLAIN (ANALYZE, BUFFERS) " + text, String.class).forEach(l -> line("%s", l));
+            jdbc.queryForList("EXPLAIN (ANALYZE, BUFFERS) " + text, String.class)
+                    .forEach(l -> line("%s", l));
             line("```");
             line("");
         }
@@ -729,8 +934,13 @@ public final class HistoryBenchmark {
 
     private HistoryMaintenance maintenance(JdbcTemplate jdbc, Clock clock, Duration retention, int daysAhead) {
         var ds = jdbc.getDataSource();
-        return new HistoryMaintenance(jdbc, new TransactionTemplate(new DataSourceTransactionManager(ds)), retention,
-                Duration.ZERO, daysAhead, clock);
+        return new HistoryMaintenance(
+                jdbc,
+                new TransactionTemplate(new DataSourceTransactionManager(ds)),
+                retention,
+                Duration.ZERO,
+                daysAhead,
+                clock);
     }
 
     private SingleConnectionDataSource connect() {
@@ -761,7 +971,8 @@ public final class HistoryBenchmark {
 
     private static void deleteTree(Path root) throws IOException {
         try (var walk = Files.walk(root)) {
-            walk.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            walk.sorted(java.util.Comparator.reverseOrder())
+                    .forEach(p -> p.toFile().delete());
         }
     }
 }

@@ -32,11 +32,17 @@ class HistoryOutageIT {
             var load = Thread.ofVirtual().start(() -> {
                 int i = 0;
                 while (running.get()) {
-                    var response = client.postUplink(channel, "em300th",
+                    var response = client.postUplink(
+                            channel,
+                            "em300th",
                             "{\"deviceId\":\"o-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i++ % 10));
                     assertThat(response.statusCode()).isEqualTo(202);
-                    expected.add(Ids.derive(UUID.fromString(PipelineClient.json(response.body()).get("id").asString()),
-                            "data-unit").toString());
+                    expected.add(Ids.derive(
+                                    UUID.fromString(PipelineClient.json(response.body())
+                                            .get("id")
+                                            .asString()),
+                                    "data-unit")
+                            .toString());
                     try {
                         Thread.sleep(20);
                     } catch (InterruptedException e) {
@@ -65,9 +71,14 @@ class HistoryOutageIT {
             String cursor = null;
             do {
                 var page = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&limit=1000"
-                        + (cursor == null ? "" : "&cursor=" + cursor)).body());
-                page.get("items").forEach(u -> assertThat(stored.add(u.get("id").asString())).isTrue());
-                cursor = page.get("nextCursor").isNull() ? null : page.get("nextCursor").asString();
+                                + (cursor == null ? "" : "&cursor=" + cursor))
+                        .body());
+                page.get("items")
+                        .forEach(u ->
+                                assertThat(stored.add(u.get("id").asString())).isTrue());
+                cursor = page.get("nextCursor").isNull()
+                        ? null
+                        : page.get("nextCursor").asString();
             } while (cursor != null);
             assertThat(stored).isEqualTo(expected);
         }
@@ -75,10 +86,15 @@ class HistoryOutageIT {
 
     private static int readiness(LocalStack stack) {
         try {
-            return java.net.http.HttpClient.newHttpClient().send(java.net.http.HttpRequest.newBuilder(
-                    java.net.URI.create(stack.notifyUrl() + "/actuator/health/readiness"))
-                    .timeout(Duration.ofSeconds(15)).GET().build(),
-                    java.net.http.HttpResponse.BodyHandlers.discarding()).statusCode();
+            return java.net.http.HttpClient.newHttpClient()
+                    .send(
+                            java.net.http.HttpRequest.newBuilder(
+                                            java.net.URI.create(stack.notifyUrl() + "/actuator/health/readiness"))
+                                    .timeout(Duration.ofSeconds(15))
+                                    .GET()
+                                    .build(),
+                            java.net.http.HttpResponse.BodyHandlers.discarding())
+                    .statusCode();
         } catch (Exception e) {
             return -1;
         }

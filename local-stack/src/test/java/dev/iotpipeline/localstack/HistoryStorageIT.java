@@ -73,18 +73,28 @@ class HistoryStorageIT {
         var units = new ArrayList<DataUnit>();
         for (int day = 0; day < 5; day++) {
             for (int i = 0; i < 3; i++) {
-                units.add(unit("old", "dev-" + i, NOW.minus(Duration.ofDays(4 - day)).plusSeconds(i), 20.0 + day + i));
+                units.add(unit(
+                        "old", "dev-" + i, NOW.minus(Duration.ofDays(4 - day)).plusSeconds(i), 20.0 + day + i));
             }
         }
         units.add(unitWithAttributes("old", "dev-a", NOW.minusSeconds(5), Map.of("fw", "1.2", "ok", true)));
-        units.add(withTimes(unit("old", "dev-n", NOW.minusSeconds(9), 1.0), Instant.parse("2020-02-12T15:15:45.789585559Z"),
+        units.add(withTimes(
+                unit("old", "dev-n", NOW.minusSeconds(9), 1.0),
+                Instant.parse("2020-02-12T15:15:45.789585559Z"),
                 NOW.minusSeconds(9).plusNanos(123_456_789)));
         for (var unit : units) {
-            jdbc.update("""
+            jdbc.update(
+                    """
                     INSERT INTO data_units (id, uplink_id, channel, device_type, device_id, measured_at, received_at, body)
-                    VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))""", unit.id(), unit.uplinkId(), unit.channel(),
-                    unit.deviceType(), unit.deviceId(), Timestamp.from(unit.measuredAt()),
-                    Timestamp.from(unit.receivedAt()), new String(EventJson.write(unit), StandardCharsets.UTF_8));
+                    VALUES (?, ?, ?, ?, ?, ?, ?, CAST(? AS jsonb))""",
+                    unit.id(),
+                    unit.uplinkId(),
+                    unit.channel(),
+                    unit.deviceType(),
+                    unit.deviceId(),
+                    Timestamp.from(unit.measuredAt()),
+                    Timestamp.from(unit.receivedAt()),
+                    new String(EventJson.write(unit), StandardCharsets.UTF_8));
         }
 
         flyway(null).migrate();
@@ -92,11 +102,14 @@ class HistoryStorageIT {
         var query = new DataUnitQuery(null, "old", null, null, null, null);
         assertThat(store.count(query)).isEqualTo(units.size());
         assertThat(store.page(query, null, 100, false).items())
-                .containsExactlyElementsOf(units.stream().sorted(java.util.Comparator.comparing(
-                        (DataUnit u) -> u.id().toString())).toList());
-        assertThat(partitionOf(units.getFirst().id())).isNotEqualTo(partitionOf(units.getLast().id()))
+                .containsExactlyElementsOf(units.stream()
+                        .sorted(java.util.Comparator.comparing((DataUnit u) -> u.id().toString()))
+                        .toList());
+        assertThat(partitionOf(units.getFirst().id()))
+                .isNotEqualTo(partitionOf(units.getLast().id()))
                 .startsWith("data_units_p");
-        assertThat(store.latestPerDevice(query, 10)).extracting(DataUnit::deviceId)
+        assertThat(store.latestPerDevice(query, 10))
+                .extracting(DataUnit::deviceId)
                 .containsExactly("dev-2", "dev-1", "dev-0", "dev-a", "dev-n");
         assertThat(store.latestPerDevice(query, 10).getFirst().measurements()).containsEntry("temperature", 26.0);
         assertThat(store.latestPerDevice(query, 10).get(3).attributes()).isEqualTo(Map.of("fw", "1.2", "ok", true));
@@ -118,30 +131,51 @@ class HistoryStorageIT {
         var channel = new DataUnitQuery(null, "agg", null, null, null, null);
         assertThat(store.count(channel)).isEqualTo(97);
         assertThat(store.estimateCount(channel)).isPositive();
-        var day = new DataUnitQuery(null, "agg", null, "dev-1", start.plus(Duration.ofDays(1)), start.plus(Duration.ofDays(2)));
+        var day = new DataUnitQuery(
+                null, "agg", null, "dev-1", start.plus(Duration.ofDays(1)), start.plus(Duration.ofDays(2)));
         assertThat(store.count(day)).isEqualTo(48);
 
         var newest = store.page(new DataUnitQuery(null, "agg", null, "dev-1", null, null), null, 5, true);
-        assertThat(newest.items()).extracting(u -> u.measurements().get("temperature"))
+        assertThat(newest.items())
+                .extracting(u -> u.measurements().get("temperature"))
                 .containsExactly(95.0, 94.0, 93.0, 92.0, 91.0);
-        var next = store.page(new DataUnitQuery(null, "agg", null, "dev-1", null, null),
-                UUID.fromString(newest.nextCursor()), 2, true);
-        assertThat(next.items()).extracting(u -> u.measurements().get("temperature")).containsExactly(90.0, 89.0);
+        var next = store.page(
+                new DataUnitQuery(null, "agg", null, "dev-1", null, null),
+                UUID.fromString(newest.nextCursor()),
+                2,
+                true);
+        assertThat(next.items())
+                .extracting(u -> u.measurements().get("temperature"))
+                .containsExactly(90.0, 89.0);
 
         // Hourly buckets of the first three hours: readings 0+1, 2+3, 4+5.
-        var buckets = store.aggregate(new DataUnitQuery(null, "agg", null, "dev-1", null, null), "temperature",
-                start, start.plus(Duration.ofHours(3)), Duration.ofHours(1));
-        assertThat(buckets).extracting(HistoryStore.Bucket::start)
+        var buckets = store.aggregate(
+                new DataUnitQuery(null, "agg", null, "dev-1", null, null),
+                "temperature",
+                start,
+                start.plus(Duration.ofHours(3)),
+                Duration.ofHours(1));
+        assertThat(buckets)
+                .extracting(HistoryStore.Bucket::start)
                 .containsExactly(start, start.plus(Duration.ofHours(1)), start.plus(Duration.ofHours(2)));
         assertThat(buckets).extracting(HistoryStore.Bucket::count).containsExactly(2L, 2L, 2L);
         assertThat(buckets).extracting(HistoryStore.Bucket::avg).containsExactly(0.5, 2.5, 4.5);
         assertThat(buckets).extracting(HistoryStore.Bucket::min).containsExactly(0.0, 2.0, 4.0);
         assertThat(buckets).extracting(HistoryStore.Bucket::max).containsExactly(1.0, 3.0, 5.0);
-        var daily = store.aggregate(new DataUnitQuery(null, "agg", null, "dev-1", null, null), "temperature",
-                start, start.plus(Duration.ofDays(2)), Duration.ofDays(1));
+        var daily = store.aggregate(
+                new DataUnitQuery(null, "agg", null, "dev-1", null, null),
+                "temperature",
+                start,
+                start.plus(Duration.ofDays(2)),
+                Duration.ofDays(1));
         assertThat(daily).extracting(HistoryStore.Bucket::count).containsExactly(48L, 48L);
-        assertThat(store.aggregate(new DataUnitQuery(null, "agg", null, "dev-1", null, null), "humidity",
-                start, start.plus(Duration.ofDays(2)), Duration.ofDays(1))).isEmpty();
+        assertThat(store.aggregate(
+                        new DataUnitQuery(null, "agg", null, "dev-1", null, null),
+                        "humidity",
+                        start,
+                        start.plus(Duration.ofDays(2)),
+                        Duration.ofDays(1)))
+                .isEmpty();
 
         // Two events of one alarm in a batch: the later state is kept.
         var alarms = new AlarmStore(new NamedParameterJdbcTemplate(dataSource));
@@ -152,17 +186,20 @@ class HistoryStorageIT {
 
         // An older reading arriving late does not replace a device's latest one.
         store.storeDataUnits(stored(List.of(unit("agg", "dev-2", start, -1))));
-        assertThat(store.devices(channel, 10)).extracting(HistoryStore.Device::deviceId, d -> d.measurements().get("temperature"))
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("dev-1", 95.0),
+        assertThat(store.devices(channel, 10))
+                .extracting(HistoryStore.Device::deviceId, d -> d.measurements().get("temperature"))
+                .containsExactly(
+                        org.assertj.core.groups.Tuple.tuple("dev-1", 95.0),
                         org.assertj.core.groups.Tuple.tuple("dev-2", 99.0));
     }
 
     @Test
     void shouldStoreARetriedDataUnitOnceWithinADayAndKeepTimesToTheNanosecond() {
         flyway(null).migrate();
-        var original = withTimes(unit("retry", "dev-1", NOW, 21.0), Instant.parse("2020-02-12T15:15:45.789585559Z"),
-                NOW.plusNanos(999));
-        var retried = withTimes(original, original.measuredAt(), NOW.plus(Duration.ofMinutes(5)).plusNanos(7));
+        var original = withTimes(
+                unit("retry", "dev-1", NOW, 21.0), Instant.parse("2020-02-12T15:15:45.789585559Z"), NOW.plusNanos(999));
+        var retried = withTimes(
+                original, original.measuredAt(), NOW.plus(Duration.ofMinutes(5)).plusNanos(7));
         var muchLater = withTimes(original, original.measuredAt(), NOW.plus(Duration.ofDays(3)));
 
         store.storeDataUnits(stored(List.of(original, original)));
@@ -173,8 +210,18 @@ class HistoryStorageIT {
         assertThat(store.latestPerDevice(channel, 10)).containsExactly(retried);
 
         // An id a client chose carries no time: found by looking in every day.
-        var chosen = new DataUnit(UUID.randomUUID(), 1, UUID.randomUUID(), "retry", "em300th", "dev-9", NOW, NOW, NOW,
-                Map.of("temperature", 1.0), Map.of());
+        var chosen = new DataUnit(
+                UUID.randomUUID(),
+                1,
+                UUID.randomUUID(),
+                "retry",
+                "em300th",
+                "dev-9",
+                NOW,
+                NOW,
+                NOW,
+                Map.of("temperature", 1.0),
+                Map.of());
         store.storeDataUnits(stored(List.of(chosen)));
         assertThat(store.find(chosen.id())).contains(chosen);
 
@@ -188,7 +235,8 @@ class HistoryStorageIT {
         flyway(null).migrate();
         var today = NOW.atZone(ZoneOffset.UTC).toLocalDate();
         // Partitions from three days ago on, as a service running since then would have made them.
-        var first = maintenance(Clock.fixed(NOW.minus(Duration.ofDays(3)), ZoneOffset.UTC), Duration.ZERO).run();
+        var first = maintenance(Clock.fixed(NOW.minus(Duration.ofDays(3)), ZoneOffset.UTC), Duration.ZERO)
+                .run();
         assertThat(first.created()).contains(partition(today.minusDays(3)), partition(today.minusDays(1)));
         var units = new ArrayList<DataUnit>();
         for (int daysAgo = 0; daysAgo < 4; daysAgo++) {
@@ -201,40 +249,65 @@ class HistoryStorageIT {
         assertThat(partitionOf(units.get(4).id())).isEqualTo("data_units_default");
         assertThat(partitionOf(units.get(1).id())).isEqualTo(partition(today.minusDays(1)));
         // A maintenance run on the late row's day creates that day and moves the row into it.
-        var late = maintenance(Clock.fixed(NOW.minus(Duration.ofDays(10)), ZoneOffset.UTC), Duration.ZERO).run();
+        var late = maintenance(Clock.fixed(NOW.minus(Duration.ofDays(10)), ZoneOffset.UTC), Duration.ZERO)
+                .run();
         assertThat(late.created()).contains(partition(today.minusDays(10)));
         assertThat(partitionOf(units.get(4).id())).isEqualTo(partition(today.minusDays(10)));
 
-        jdbc.update("INSERT INTO alarms (alarm_id, last_event, rule_id, severity, state, acknowledged, channel, "
-                + "device_id, raised_at, updated_at, body) VALUES (?, ?, 'r', 'MINOR', 'CLEARED', false, 'ret', 'd', ?, ?, "
-                + "'{}'), (?, ?, 'r', 'MINOR', 'ACTIVE', false, 'ret', 'd', ?, ?, '{}')",
-                UUID.randomUUID(), UUID.randomUUID(), ts(NOW.minus(Duration.ofDays(30))), ts(NOW.minus(Duration.ofDays(30))),
-                UUID.randomUUID(), UUID.randomUUID(), ts(NOW.minus(Duration.ofDays(30))), ts(NOW.minus(Duration.ofDays(30))));
+        jdbc.update(
+                "INSERT INTO alarms (alarm_id, last_event, rule_id, severity, state, acknowledged, channel, "
+                        + "device_id, raised_at, updated_at, body) VALUES (?, ?, 'r', 'MINOR', 'CLEARED', false, 'ret', 'd', ?, ?, "
+                        + "'{}'), (?, ?, 'r', 'MINOR', 'ACTIVE', false, 'ret', 'd', ?, ?, '{}')",
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                ts(NOW.minus(Duration.ofDays(30))),
+                ts(NOW.minus(Duration.ofDays(30))),
+                UUID.randomUUID(),
+                UUID.randomUUID(),
+                ts(NOW.minus(Duration.ofDays(30))),
+                ts(NOW.minus(Duration.ofDays(30))));
 
         // Retention of two days from noon: days that ended before then go, whole; the day the cutoff falls in stays.
-        var run = maintenance(Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofDays(2)).run();
+        var run = maintenance(Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofDays(2))
+                .run();
 
         assertThat(run.skipped()).isFalse();
         assertThat(run.dropped()).contains(partition(today.minusDays(3)), partition(today.minusDays(10)));
-        assertThat(run.dropped()).doesNotContain(partition(today.minusDays(2)), partition(today.minusDays(1)),
-                partition(today));
-        assertThat(run.defaultRowsDeleted()).as("the 40-day-old row in the default partition").isEqualTo(1);
-        assertThat(run.alarmsDeleted()).as("the cleared alarm, not the active one").isEqualTo(1);
-        assertThat(store.page(new DataUnitQuery(null, "ret", null, null, null, null), null, 100, false).items())
-                .extracting(DataUnit::deviceId).containsExactlyInAnyOrder("dev-0", "dev-1", "dev-2");
+        assertThat(run.dropped())
+                .doesNotContain(partition(today.minusDays(2)), partition(today.minusDays(1)), partition(today));
+        assertThat(run.defaultRowsDeleted())
+                .as("the 40-day-old row in the default partition")
+                .isEqualTo(1);
+        assertThat(run.alarmsDeleted())
+                .as("the cleared alarm, not the active one")
+                .isEqualTo(1);
+        assertThat(store.page(new DataUnitQuery(null, "ret", null, null, null, null), null, 100, false)
+                        .items())
+                .extracting(DataUnit::deviceId)
+                .containsExactlyInAnyOrder("dev-0", "dev-1", "dev-2");
         assertThat(store.devices(new DataUnitQuery(null, "ret", null, null, null, null), 10))
-                .extracting(HistoryStore.Device::deviceId).containsExactlyInAnyOrder("dev-0", "dev-1", "dev-2");
-        assertThat(jdbc.queryForObject("SELECT count(*) FROM alarms WHERE state = 'ACTIVE'", Integer.class)).isEqualTo(1);
+                .extracting(HistoryStore.Device::deviceId)
+                .containsExactlyInAnyOrder("dev-0", "dev-1", "dev-2");
+        assertThat(jdbc.queryForObject("SELECT count(*) FROM alarms WHERE state = 'ACTIVE'", Integer.class))
+                .isEqualTo(1);
 
         // A day that no longer changes has its indexes rebuilt once, and is read as before.
         assertThat(run.compacted()).containsExactly(partition(today.minusDays(2)));
-        assertThat(maintenance(Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofDays(2)).run().compacted()).isEmpty();
+        assertThat(maintenance(Clock.fixed(NOW, ZoneOffset.UTC), Duration.ofDays(2))
+                        .run()
+                        .compacted())
+                .isEmpty();
         assertThat(store.find(units.get(2).id())).contains(units.get(2));
     }
 
     private HistoryMaintenance maintenance(Clock clock, Duration retention) {
-        return new HistoryMaintenance(jdbc, new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
-                retention, Duration.ofDays(7), 3, clock);
+        return new HistoryMaintenance(
+                jdbc,
+                new TransactionTemplate(new DataSourceTransactionManager(dataSource)),
+                retention,
+                Duration.ofDays(7),
+                3,
+                clock);
     }
 
     @Test
@@ -242,27 +315,44 @@ class HistoryStorageIT {
         flyway(null).migrate();
         var original = unit("conflict", "dev-1", NOW, 21.0);
         var repeat = withTimes(original, original.measuredAt(), NOW.plus(Duration.ofMinutes(5)));
-        var conflicting = new DataUnit(original.id(), original.schemaVersion(), original.uplinkId(), "conflict",
-                "em300th", "dev-1", original.measuredAt(), NOW.plus(Duration.ofMinutes(6)), NOW.plus(Duration.ofMinutes(6)),
-                Map.of("temperature", 35.0), Map.of());
+        var conflicting = new DataUnit(
+                original.id(),
+                original.schemaVersion(),
+                original.uplinkId(),
+                "conflict",
+                "em300th",
+                "dev-1",
+                original.measuredAt(),
+                NOW.plus(Duration.ofMinutes(6)),
+                NOW.plus(Duration.ofMinutes(6)),
+                Map.of("temperature", 35.0),
+                Map.of());
         var legacy = unit("conflict", "dev-2", NOW, 22.0);
         store.storeDataUnits(List.of(new HistoryStore.Stored<>(legacy, null)));
 
-        assertThat(store.storeDataUnits(List.of(new HistoryStore.Stored<>(original, null, 7L)))).isEmpty();
+        assertThat(store.storeDataUnits(List.of(new HistoryStore.Stored<>(original, null, 7L))))
+                .isEmpty();
         var inOneBatch = new HistoryStore.Stored<>(conflicting, null, 9L);
         var fresh = unit("conflict", "dev-3", NOW, 23.0);
-        var freshConflict = new HistoryStore.Stored<>(withTimes(fresh, fresh.measuredAt(), NOW.plusSeconds(1)), null, 5L);
-        var refused = store.storeDataUnits(List.of(new HistoryStore.Stored<>(repeat, null, 7L), inOneBatch,
-                new HistoryStore.Stored<>(fresh, null, 4L), freshConflict,
+        var freshConflict =
+                new HistoryStore.Stored<>(withTimes(fresh, fresh.measuredAt(), NOW.plusSeconds(1)), null, 5L);
+        var refused = store.storeDataUnits(List.of(
+                new HistoryStore.Stored<>(repeat, null, 7L),
+                inOneBatch,
+                new HistoryStore.Stored<>(fresh, null, 4L),
+                freshConflict,
                 new HistoryStore.Stored<>(withTimes(legacy, legacy.measuredAt(), NOW.plusSeconds(9)), null, 3L)));
 
-        assertThat(refused).as("a copy with another digest, in the store or earlier in the batch; a row without a"
-                + " digest conflicts with nothing").containsExactly(inOneBatch, freshConflict);
+        assertThat(refused)
+                .as("a copy with another digest, in the store or earlier in the batch; a row without a"
+                        + " digest conflicts with nothing")
+                .containsExactly(inOneBatch, freshConflict);
         var channel = new DataUnitQuery(null, "conflict", null, null, null, null);
         assertThat(store.count(channel)).isEqualTo(3);
         assertThat(store.find(original.id())).contains(original);
         assertThat(store.latestPerDevice(new DataUnitQuery(null, "conflict", null, "dev-1", null, null), 1))
-                .as("a conflicting copy never becomes the device's latest reading").containsExactly(repeat);
+                .as("a conflicting copy never becomes the device's latest reading")
+                .containsExactly(repeat);
         assertThat(jdbc.queryForObject("SELECT uplink_digest FROM data_units WHERE id = ?", Long.class, original.id()))
                 .isEqualTo(7L);
     }
@@ -284,7 +374,8 @@ class HistoryStorageIT {
     }
 
     private static List<HistoryStore.Stored<DataUnit>> stored(List<DataUnit> units) {
-        return units.stream().map(u -> new HistoryStore.Stored<>(u, new String(EventJson.write(u), StandardCharsets.UTF_8)))
+        return units.stream()
+                .map(u -> new HistoryStore.Stored<>(u, new String(EventJson.write(u), StandardCharsets.UTF_8)))
                 .toList();
     }
 
@@ -293,29 +384,78 @@ class HistoryStorageIT {
     }
 
     private static AlarmEvent alarm(UUID alarmId, AlarmState state, Instant raisedAt, Instant clearedAt) {
-        return new AlarmEvent(dev.iotpipeline.events.Ids.newId(), AlarmEvent.SCHEMA_VERSION, alarmId, "rule-1", "hot",
-                Severity.MAJOR, state, false, "agg", "em300th", "dev-1", UUID.randomUUID(), Map.of("temperature", 40.0),
-                raisedAt, raisedAt, clearedAt, null);
+        return new AlarmEvent(
+                dev.iotpipeline.events.Ids.newId(),
+                AlarmEvent.SCHEMA_VERSION,
+                alarmId,
+                "rule-1",
+                "hot",
+                Severity.MAJOR,
+                state,
+                false,
+                "agg",
+                "em300th",
+                "dev-1",
+                UUID.randomUUID(),
+                Map.of("temperature", 40.0),
+                raisedAt,
+                raisedAt,
+                clearedAt,
+                null);
     }
 
     private static DataUnit unit(String channel, String deviceId, Instant at, double temperature) {
         var uplink = dev.iotpipeline.events.Ids.newId();
-        return new DataUnit(dev.iotpipeline.events.Ids.derive(new UUID(
-                (at.plusSeconds(2).toEpochMilli() << 16) | 0x7000L | (uplink.getMostSignificantBits() & 0x0FFFL),
-                uplink.getLeastSignificantBits()), "data-unit"), DataUnit.SCHEMA_VERSION, uplink, channel, "em300th",
-                deviceId, at, at.plusSeconds(2), at.plusSeconds(3), Map.of("temperature", temperature, "battery", 3.6),
+        return new DataUnit(
+                dev.iotpipeline.events.Ids.derive(
+                        new UUID(
+                                (at.plusSeconds(2).toEpochMilli() << 16)
+                                        | 0x7000L
+                                        | (uplink.getMostSignificantBits() & 0x0FFFL),
+                                uplink.getLeastSignificantBits()),
+                        "data-unit"),
+                DataUnit.SCHEMA_VERSION,
+                uplink,
+                channel,
+                "em300th",
+                deviceId,
+                at,
+                at.plusSeconds(2),
+                at.plusSeconds(3),
+                Map.of("temperature", temperature, "battery", 3.6),
                 Map.of());
     }
 
     private static DataUnit withTimes(DataUnit u, Instant measuredAt, Instant receivedAt) {
-        return new DataUnit(u.id(), u.schemaVersion(), u.uplinkId(), u.channel(), u.deviceType(), u.deviceId(),
-                measuredAt, receivedAt, receivedAt.plusNanos(1_500), u.measurements(), u.attributes());
+        return new DataUnit(
+                u.id(),
+                u.schemaVersion(),
+                u.uplinkId(),
+                u.channel(),
+                u.deviceType(),
+                u.deviceId(),
+                measuredAt,
+                receivedAt,
+                receivedAt.plusNanos(1_500),
+                u.measurements(),
+                u.attributes());
     }
 
-    private static DataUnit unitWithAttributes(String channel, String deviceId, Instant at, Map<String, Object> attributes) {
+    private static DataUnit unitWithAttributes(
+            String channel, String deviceId, Instant at, Map<String, Object> attributes) {
         var u = unit(channel, deviceId, at, 30.0);
-        return new DataUnit(u.id(), u.schemaVersion(), u.uplinkId(), u.channel(), u.deviceType(), u.deviceId(),
-                u.measuredAt(), u.receivedAt(), u.decodedAt(), u.measurements(), attributes);
+        return new DataUnit(
+                u.id(),
+                u.schemaVersion(),
+                u.uplinkId(),
+                u.channel(),
+                u.deviceType(),
+                u.deviceId(),
+                u.measuredAt(),
+                u.receivedAt(),
+                u.decodedAt(),
+                u.measurements(),
+                attributes);
     }
 
     private static Timestamp ts(Instant instant) {

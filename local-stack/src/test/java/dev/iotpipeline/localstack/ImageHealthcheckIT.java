@@ -15,14 +15,17 @@ import org.junit.jupiter.api.Test;
  */
 class ImageHealthcheckIT {
 
-    private static final String SCRIPT = ComposeModel.ROOT.resolve("deploy/docker/healthcheck.sh").toString();
+    private static final String SCRIPT =
+            ComposeModel.ROOT.resolve("deploy/docker/healthcheck.sh").toString();
 
     private final LocalStack stack = EmbeddedStack.shared();
 
     @Test
     void shouldPassForEveryReadyService() throws Exception {
         for (var url : List.of(stack.ingestUrl(), stack.decoderUrl(), stack.rulesUrl(), stack.notifyUrl())) {
-            assertThat(healthcheck(String.valueOf(URI.create(url).getPort()))).as(url).isZero();
+            assertThat(healthcheck(String.valueOf(URI.create(url).getPort())))
+                    .as(url)
+                    .isZero();
         }
     }
 
@@ -38,7 +41,9 @@ class ImageHealthcheckIT {
         command.addAll(List.of(arguments));
         var process = new ProcessBuilder(command).redirectErrorStream(true).start();
         var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor(20, TimeUnit.SECONDS)).as("healthcheck finished: %s", output).isTrue();
+        assertThat(process.waitFor(20, TimeUnit.SECONDS))
+                .as("healthcheck finished: %s", output)
+                .isTrue();
         return process.exitValue();
     }
 }

@@ -32,7 +32,11 @@ class KafkaOutageIT {
             var client = new PipelineClient(stack);
             int accepted = 0;
             for (int i = 0; i < 5; i++) {
-                accepted += client.postUplink("outage", "em300th", UPLINK.formatted(i)).statusCode() == 202 ? 1 : 0;
+                accepted += client.postUplink("outage", "em300th", UPLINK.formatted(i))
+                                        .statusCode()
+                                == 202
+                        ? 1
+                        : 0;
             }
 
             // when the broker stops while several clients keep sending
@@ -43,20 +47,28 @@ class KafkaOutageIT {
             // rest refused at once by the open circuit
             var latencies = outage.stream().map(Timed::elapsed).sorted().toList();
             var median = latencies.get(latencies.size() / 2);
-            System.out.printf("Kafka outage: %d requests from %d clients, 503 latency median %d ms, p90 %d ms, max %d ms%n",
-                    latencies.size(), CLIENTS, median.toMillis(), latencies.get(latencies.size() * 9 / 10).toMillis(),
+            System.out.printf(
+                    "Kafka outage: %d requests from %d clients, 503 latency median %d ms, p90 %d ms, max %d ms%n",
+                    latencies.size(),
+                    CLIENTS,
+                    median.toMillis(),
+                    latencies.get(latencies.size() * 9 / 10).toMillis(),
                     latencies.getLast().toMillis());
             for (var timed : outage) {
                 IngestApiContract.assertProblem(timed.response(), 503, "kafka-unavailable");
                 assertThat(timed.response().headers().firstValue("Retry-After"))
-                        .hasValueSatisfying(seconds -> assertThat(Long.parseLong(seconds)).isPositive());
+                        .hasValueSatisfying(
+                                seconds -> assertThat(Long.parseLong(seconds)).isPositive());
                 assertThat(timed.elapsed()).isLessThan(Duration.ofSeconds(8));
             }
             // (the median is printed, not asserted: speed is measured by the fault suite's report)
 
             // and ingest says it is not ready, and shows operators why
-            assertThat(client.get(stack.ingestUrl() + "/actuator/health/readiness").statusCode()).isEqualTo(503);
-            assertThat(ingestMetric(client, stack.ingestUrl(), "ingest_kafka_circuit_open")).isEqualTo(1.0);
+            assertThat(client.get(stack.ingestUrl() + "/actuator/health/readiness")
+                            .statusCode())
+                    .isEqualTo(503);
+            assertThat(ingestMetric(client, stack.ingestUrl(), "ingest_kafka_circuit_open"))
+                    .isEqualTo(1.0);
             var refused = ingestMetric(client, stack.ingestUrl(), "ingest_kafka_circuit_refused_total");
             assertThat(refused).isGreaterThanOrEqualTo(latencies.size() - CLIENTS);
             // The first wave and the circuit's half-open probes reached the producer, which may still write them.
@@ -66,14 +78,22 @@ class KafkaOutageIT {
             stack.broker().restart(Duration.ofSeconds(90));
             long back = System.nanoTime();
             var seq = new AtomicInteger(200);
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(100)).until(() ->
-                    client.postUplink("outage", "em300th", UPLINK.formatted(seq.getAndIncrement())).statusCode() == 202);
-            System.out.printf("Kafka outage: first 202 %d ms after the broker was back%n",
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(100))
+                    .until(() -> client.postUplink("outage", "em300th", UPLINK.formatted(seq.getAndIncrement()))
+                                    .statusCode()
+                            == 202);
+            System.out.printf(
+                    "Kafka outage: first 202 %d ms after the broker was back%n",
                     Duration.ofNanos(System.nanoTime() - back).toMillis());
             accepted += 1;
-            await().atMost(Duration.ofSeconds(10)).pollInterval(Duration.ofMillis(200)).until(() ->
-                    client.get(stack.ingestUrl() + "/actuator/health/readiness").statusCode() == 200);
-            assertThat(ingestMetric(client, stack.ingestUrl(), "ingest_kafka_circuit_open")).isZero();
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(200))
+                    .until(() -> client.get(stack.ingestUrl() + "/actuator/health/readiness")
+                                    .statusCode()
+                            == 200);
+            assertThat(ingestMetric(client, stack.ingestUrl(), "ingest_kafka_circuit_open"))
+                    .isZero();
 
             // and everything answered 202 is stored; of what was answered 503, at most what reached the producer
             // (not refused by the open circuit) may have been written too
@@ -110,11 +130,14 @@ class KafkaOutageIT {
 
     private static double ingestMetric(PipelineClient client, String ingestUrl, String name) {
         var line = Pattern.compile(Pattern.quote(name) + "(\\{[^}]*})? (.+)");
-        return client.get(ingestUrl + "/actuator/prometheus").body().lines()
-                .map(line::matcher).filter(Matcher::matches)
-                .mapToDouble(m -> Double.parseDouble(m.group(2))).sum();
+        return client.get(ingestUrl + "/actuator/prometheus")
+                .body()
+                .lines()
+                .map(line::matcher)
+                .filter(Matcher::matches)
+                .mapToDouble(m -> Double.parseDouble(m.group(2)))
+                .sum();
     }
 
-    private record Timed(HttpResponse<String> response, Duration elapsed) {
-    }
+    private record Timed(HttpResponse<String> response, Duration elapsed) {}
 }

@@ -28,8 +28,8 @@ import org.junit.jupiter.api.Timeout;
 @Timeout(value = 5, unit = TimeUnit.MINUTES)
 class KafkaSaslIT {
 
-    private static final KafkaBroker.Scram SCRAM = new KafkaBroker.Scram(EmbeddedStack.freePort(), "pipeline",
-            "pipeline-" + UUID.randomUUID());
+    private static final KafkaBroker.Scram SCRAM =
+            new KafkaBroker.Scram(EmbeddedStack.freePort(), "pipeline", "pipeline-" + UUID.randomUUID());
 
     private static KafkaBroker broker;
     private static Postgres postgres;
@@ -39,18 +39,31 @@ class KafkaSaslIT {
     @BeforeAll
     static void startServicesThatKnowOnlyTheSaslListener() throws Exception {
         var data = Files.createTempDirectory("iot-pipeline-sasl");
-        broker = KafkaBroker.start(data.resolve("kafka"), EmbeddedStack.freePort(), EmbeddedStack.freePort(), SCRAM,
+        broker = KafkaBroker.start(
+                data.resolve("kafka"),
+                EmbeddedStack.freePort(),
+                EmbeddedStack.freePort(),
+                SCRAM,
                 Duration.ofSeconds(90));
         postgres = Postgres.start(data.resolve("postgres"), EmbeddedStack.freePort(), false);
         var base = EmbeddedStack.settings(data);
         var properties = new ArrayList<>(base.properties());
-        SCRAM.clientProperties().forEach((key, value) -> properties.add(
-                (key.equals("security.protocol") ? "spring.kafka.security.protocol" : "spring.kafka.properties." + key)
+        SCRAM.clientProperties()
+                .forEach((key, value) -> properties.add((key.equals("security.protocol")
+                                ? "spring.kafka.security.protocol"
+                                : "spring.kafka.properties." + key)
                         + "=" + value));
-        var settings = new LocalStack.Settings(data, base.ports(), base.deviceKey(), base.dashboardToken(),
-                base.adminToken(), base.partitions(), properties, base.durable());
-        stack = LocalStack.startOn(new Infrastructure(broker.scramBootstrapServers(), postgres.jdbcUrl(),
-                Postgres.USER, ""), settings);
+        var settings = new LocalStack.Settings(
+                data,
+                base.ports(),
+                base.deviceKey(),
+                base.dashboardToken(),
+                base.adminToken(),
+                base.partitions(),
+                properties,
+                base.durable());
+        stack = LocalStack.startOn(
+                new Infrastructure(broker.scramBootstrapServers(), postgres.jdbcUrl(), Postgres.USER, ""), settings);
         client = new PipelineClient(stack);
     }
 
@@ -69,10 +82,15 @@ class KafkaSaslIT {
 
     @Test
     void shouldRefuseAClientWithoutTheSaslSettingsOnThatListener() {
-        try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, broker.scramBootstrapServers(),
-                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, 2000, AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+        try (var admin = Admin.create(Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                broker.scramBootstrapServers(),
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                2000,
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
                 4000))) {
-            assertThatThrownBy(() -> admin.listTopics().names().get(10, TimeUnit.SECONDS)).isNotNull();
+            assertThatThrownBy(() -> admin.listTopics().names().get(10, TimeUnit.SECONDS))
+                    .isNotNull();
         }
     }
 
@@ -83,7 +101,8 @@ class KafkaSaslIT {
         // the decoder's registry reads device-types, and ingest's catalog learns the new type from it
         assertThat(client.put(stack.decoderUrl() + "/device-types/" + type, """
                 {"codec":"javascript","script":"function decodeUplink(input) { if (input.bytes[0] === 255) { return { errors: ['bad'] }; } return { data: { temperature: input.bytes[0] } }; }"}
-                """).statusCode()).isEqualTo(201);
+                """).statusCode())
+                .isEqualTo(201);
         // the rules registry reads rules, Kafka Streams evaluates them
         assertThat(client.createRule("""
                 {"name":"hot over sasl","filter":{"channel":"%s"},"condition":"temperature > 30","severity":"MAJOR"}
@@ -92,45 +111,63 @@ class KafkaSaslIT {
         try (var live = client.dashboard()) {
             // the live feed tails data-units
             live.send(subscribe(channel, null));
-            await().atMost(Duration.ofSeconds(10)).until(() -> live.ofType("subscribed").size() == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> live.ofType("subscribed").size() == 1);
 
             var accepted = new ArrayList<InvariantChecker.Accepted>();
             for (int seq = 0; seq < 3; seq++) {
                 var body = "{\"deviceId\":\"d1\",\"payloadHex\":\"%02X\"}".formatted(seq == 2 ? 40 : 20 + seq);
-                var response = await().atMost(Duration.ofSeconds(15)).until(() -> client.postUplink(channel, type, body),
-                        r -> r.statusCode() != 404);
+                var response = await().atMost(Duration.ofSeconds(15))
+                        .until(() -> client.postUplink(channel, type, body), r -> r.statusCode() != 404);
                 assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
-                accepted.add(new InvariantChecker.Accepted(UUID.fromString(PipelineClient.json(response.body())
-                        .get("id").asString()), "d1", seq));
+                accepted.add(new InvariantChecker.Accepted(
+                        UUID.fromString(
+                                PipelineClient.json(response.body()).get("id").asString()),
+                        "d1",
+                        seq));
             }
             // the listeners decode and store, the producers write
             await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 3);
-            await().atMost(Duration.ofSeconds(10)).until(() -> live.ofType("data-unit").size() == 3);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> live.ofType("data-unit").size() == 3);
             // Streams raised the alarm for the hot reading
-            await().atMost(Duration.ofSeconds(30)).until(() -> PipelineClient.json(client.getHistory(
-                    "/alarms/count?channel=" + channel).body()).get("count").asLong() == 1);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> PipelineClient.json(client.getHistory("/alarms/count?channel=" + channel)
+                                            .body())
+                                    .get("count")
+                                    .asLong()
+                            == 1);
 
             // a replay reads data-units from a position of its own
             try (var late = client.dashboard()) {
                 late.send(subscribe(channel, start.toString()));
-                await().atMost(Duration.ofSeconds(15)).until(() -> late.ofType("replayed").size() == 1);
+                await().atMost(Duration.ofSeconds(15))
+                        .until(() -> late.ofType("replayed").size() == 1);
                 assertThat(late.ofType("data-unit")).hasSize(3);
             }
 
             // the invariant checker reads the topics with the same client settings
             var kafkaClient = new HashMap<String, Object>(SCRAM.clientProperties());
             kafkaClient.put("bootstrap.servers", broker.scramBootstrapServers());
-            var report = new InvariantChecker(new InvariantChecker.Sources(kafkaClient, postgres.jdbcUrl(),
-                    Postgres.USER, "")).check(accepted);
+            var report = new InvariantChecker(
+                            new InvariantChecker.Sources(kafkaClient, postgres.jdbcUrl(), Postgres.USER, ""))
+                    .check(accepted);
             assertThat(report.ok()).as(report.details()).isTrue();
         }
 
         // a dead letter, and its re-drive, which reads the dead-letter topic
-        assertThat(client.postUplink(channel, type, "{\"deviceId\":\"d2\",\"payloadHex\":\"FF\"}").statusCode())
+        assertThat(client.postUplink(channel, type, "{\"deviceId\":\"d2\",\"payloadHex\":\"FF\"}")
+                        .statusCode())
                 .isEqualTo(202);
-        await().atMost(Duration.ofSeconds(30)).until(() -> PipelineClient.json(client.post(
-                stack.decoderUrl() + "/dead-letters/redrive?deviceType=" + type,
-                Map.of("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN), "").body()).get("scanned").asLong() >= 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> PipelineClient.json(client.post(
+                                                stack.decoderUrl() + "/dead-letters/redrive?deviceType=" + type,
+                                                Map.of("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN),
+                                                "")
+                                        .body())
+                                .get("scanned")
+                                .asLong()
+                        >= 1);
     }
 
     private static String subscribe(String channel, String since) {

@@ -32,11 +32,16 @@ class LiveDeliveryIT {
         try (var dashboard = client.dashboard()) {
             // given one connection with five subscriptions
             dashboard.send(subscribe("all", "data-units", "{\"channel\":\"%s\"}".formatted(channel)));
-            dashboard.send(subscribe("one-device", "data-units", "{\"channel\":\"%s\",\"deviceId\":\"d-2\"}".formatted(channel)));
-            dashboard.send(subscribe("other-type", "data-units", "{\"channel\":\"%s\",\"deviceType\":\"lht65\"}".formatted(channel)));
-            dashboard.send(subscribe("critical", "alarms", "{\"channel\":\"%s\",\"severity\":\"CRITICAL\"}".formatted(channel)));
-            dashboard.send(subscribe("minor", "alarms", "{\"channel\":\"%s\",\"severity\":\"MINOR\"}".formatted(channel)));
-            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("subscribed").size() == 5);
+            dashboard.send(subscribe(
+                    "one-device", "data-units", "{\"channel\":\"%s\",\"deviceId\":\"d-2\"}".formatted(channel)));
+            dashboard.send(subscribe(
+                    "other-type", "data-units", "{\"channel\":\"%s\",\"deviceType\":\"lht65\"}".formatted(channel)));
+            dashboard.send(subscribe(
+                    "critical", "alarms", "{\"channel\":\"%s\",\"severity\":\"CRITICAL\"}".formatted(channel)));
+            dashboard.send(
+                    subscribe("minor", "alarms", "{\"channel\":\"%s\",\"severity\":\"MINOR\"}".formatted(channel)));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> dashboard.ofType("subscribed").size() == 5);
 
             // when three devices post, one of them hot
             client.postUplink(channel, "em300th", HOT.formatted("d-1"));
@@ -44,16 +49,20 @@ class LiveDeliveryIT {
             client.postUplink(channel, "em300th", COOL.formatted("d-3"));
 
             // then each subscription gets exactly its share, in its own envelope
-            await().atMost(Duration.ofSeconds(30)).until(() -> delivered(dashboard, "all") == 3
-                    && delivered(dashboard, "critical") == 1);
-            assertThat(dashboard.ofType("data-unit")).filteredOn(m -> m.get("subscription").asString().equals("one-device"))
-                    .singleElement().satisfies(m -> assertThat(m.get("data").get("deviceId").asString()).isEqualTo("d-2"));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> delivered(dashboard, "all") == 3 && delivered(dashboard, "critical") == 1);
+            assertThat(dashboard.ofType("data-unit"))
+                    .filteredOn(m -> m.get("subscription").asString().equals("one-device"))
+                    .singleElement()
+                    .satisfies(m ->
+                            assertThat(m.get("data").get("deviceId").asString()).isEqualTo("d-2"));
             assertThat(delivered(dashboard, "other-type")).isZero();
             assertThat(delivered(dashboard, "minor")).isZero();
 
             // and after an unsubscribe that subscription gets nothing more while the others go on
             dashboard.send("{\"type\":\"unsubscribe\",\"id\":\"all\"}");
-            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("unsubscribed").size() == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> dashboard.ofType("unsubscribed").size() == 1);
             client.postUplink(channel, "em300th", COOL.formatted("d-2"));
             await().atMost(Duration.ofSeconds(30)).until(() -> delivered(dashboard, "one-device") == 2);
             assertThat(delivered(dashboard, "all")).isEqualTo(3);
@@ -64,18 +73,28 @@ class LiveDeliveryIT {
     void shouldAnswerBadRequestsWithErrorsAndKeepTheConnection() {
         try (var dashboard = client.dashboard()) {
             dashboard.send("{\"type\":\"subscribe\",\"stream\":\"data-units\"}");
-            dashboard.send(subscribe("s", "data-units", "{\"channel\":\"x\"}").replace("}}", "},\"since\":\"last tuesday\"}"));
+            dashboard.send(
+                    subscribe("s", "data-units", "{\"channel\":\"x\"}").replace("}}", "},\"since\":\"last tuesday\"}"));
             dashboard.send("{\"type\":\"unsubscribe\",\"id\":\"never\"}");
             dashboard.send("{\"type\":\"launch\",\"id\":\"l\"}");
-            dashboard.send("{\"type\":\"subscribe\",\"id\":\"f\",\"stream\":\"data-units\",\"filter\":{\"colour\":\"red\"}}");
+            dashboard.send(
+                    "{\"type\":\"subscribe\",\"id\":\"f\",\"stream\":\"data-units\",\"filter\":{\"colour\":\"red\"}}");
             dashboard.send("{not json");
             dashboard.send("{\"type\":\"subscribe\",\"id\":\"x\",\"stream\":\"nope\"}");
             dashboard.send("{\"type\":\"ping\",\"id\":\"still-there\"}");
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("pong").size() == 1);
-            assertThat(dashboard.ofType("error")).extracting(e -> e.get("code").asString())
-                    .containsExactly("missing-id", "bad-since", "unknown-subscription", "unknown-type", "bad-filter",
-                            "malformed-json", "unknown-stream");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> dashboard.ofType("pong").size() == 1);
+            assertThat(dashboard.ofType("error"))
+                    .extracting(e -> e.get("code").asString())
+                    .containsExactly(
+                            "missing-id",
+                            "bad-since",
+                            "unknown-subscription",
+                            "unknown-type",
+                            "bad-filter",
+                            "malformed-json",
+                            "unknown-stream");
         }
     }
 
@@ -83,7 +102,9 @@ class LiveDeliveryIT {
     void shouldRefuseTheUpgradeWithoutAValidToken() {
         assertThatThrownBy(() -> client.dashboard("not-a-token"))
                 .isInstanceOf(CompletionException.class)
-                .cause().isInstanceOfSatisfying(WebSocketHandshakeException.class,
+                .cause()
+                .isInstanceOfSatisfying(
+                        WebSocketHandshakeException.class,
                         e -> assertThat(e.getResponse().statusCode()).isEqualTo(401));
     }
 
@@ -95,9 +116,11 @@ class LiveDeliveryIT {
             assertThat(dashboard.subprotocol()).isEqualTo("bearer");
             dashboard.send(subscribe("outside", "data-units", "{\"channel\":\"%s\"}".formatted(outside)));
             dashboard.send(subscribe("everything", "data-units", "{}"));
-            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("subscribed").size() == 1
-                    && dashboard.ofType("error").size() == 1);
-            assertThat(dashboard.ofType("error").getFirst().get("code").asString()).isEqualTo("channel-forbidden");
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> dashboard.ofType("subscribed").size() == 1
+                            && dashboard.ofType("error").size() == 1);
+            assertThat(dashboard.ofType("error").getFirst().get("code").asString())
+                    .isEqualTo("channel-forbidden");
 
             // when data arrives in another channel and then in its own
             client.postUplink(outside, "em300th", COOL.formatted("elsewhere"));
@@ -105,9 +128,16 @@ class LiveDeliveryIT {
 
             // then only its own channel's data reaches it
             await().atMost(Duration.ofSeconds(30)).until(() -> delivered(dashboard, "everything") == 1);
-            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(3))
+            await().during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(3))
                     .until(() -> delivered(dashboard, "everything") == 1);
-            assertThat(dashboard.ofType("data-unit").getFirst().get("data").get("deviceId").asString()).isEqualTo("mine");
+            assertThat(dashboard
+                            .ofType("data-unit")
+                            .getFirst()
+                            .get("data")
+                            .get("deviceId")
+                            .asString())
+                    .isEqualTo("mine");
         }
         // and the history refuses it the other channel too, while an unscoped query counts only its own
         await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(outside) == 1);
@@ -116,17 +146,20 @@ class LiveDeliveryIT {
         assertThat(PipelineClient.json(scoped.body()).get("type").asString()).endsWith("/channel-forbidden");
         var unscoped = client.getHistory("/data-units?deviceId=elsewhere", EmbeddedStack.SCOPED_TOKEN);
         assertThat(PipelineClient.json(unscoped.body()).get("items")).isEmpty();
-        assertThat(client.getHistory("/data-units/count?channel=" + outside, "not-a-token").statusCode()).isEqualTo(401);
+        assertThat(client.getHistory("/data-units/count?channel=" + outside, "not-a-token")
+                        .statusCode())
+                .isEqualTo(401);
     }
 
     @Test
     void shouldPingSessionsAndCloseOnesThatNeverAnswer() {
-        try (var answering = client.dashboard(); var stuck = client.stuckDashboard()) {
+        try (var answering = client.dashboard();
+                var stuck = client.stuckDashboard()) {
             // then the answering client is pinged every heartbeat and stays open
             await().atMost(Duration.ofSeconds(10)).until(() -> answering.pings.get() >= 2);
             // and a client that never reads, so never answers a ping, is closed after the idle timeout
-            await().atMost(Duration.ofSeconds(20)).until(() -> client.notifyMetric("notify_messages_dropped_total{cause=\"idle-closed\"")
-                    >= 1);
+            await().atMost(Duration.ofSeconds(20))
+                    .until(() -> client.notifyMetric("notify_messages_dropped_total{cause=\"idle-closed\"") >= 1);
             assertThat(answering.closed).isNotDone();
         }
     }
@@ -136,6 +169,8 @@ class LiveDeliveryIT {
     }
 
     private static long delivered(PipelineClient.Dashboard dashboard, String subscription) {
-        return dashboard.messages.stream().filter(m -> subscription.equals(m.path("subscription").asString())).count();
+        return dashboard.messages.stream()
+                .filter(m -> subscription.equals(m.path("subscription").asString()))
+                .count();
     }
 }

@@ -20,8 +20,12 @@ class LocalStackRestartIT {
         try (var stack = EmbeddedStack.start(data)) {
             var client = new PipelineClient(stack);
             for (int i = 0; i < 3; i++) {
-                assertThat(client.postUplink("restart", "em300th",
-                        "{\"deviceId\":\"r-1\",\"payloadHex\":\"01755C03673401046865\"}").statusCode()).isEqualTo(202);
+                assertThat(client.postUplink(
+                                        "restart",
+                                        "em300th",
+                                        "{\"deviceId\":\"r-1\",\"payloadHex\":\"01755C03673401046865\"}")
+                                .statusCode())
+                        .isEqualTo(202);
             }
             var rule = client.createRule("{\"name\":\"keep me\",\"condition\":\"humidity > 90\"}");
             ruleId = PipelineClient.json(rule.body()).get("id").asString();
@@ -35,8 +39,12 @@ class LocalStackRestartIT {
             // then the history, the rule and the built-in device type are still there and data still flows
             assertThat(client.storedCount("restart")).isEqualTo(3);
             assertThat(client.get(stack.rulesUrl() + "/rules/" + ruleId).body()).contains("keep me");
-            assertThat(client.postUplink("restart", "em300th",
-                    "{\"deviceId\":\"r-1\",\"payloadHex\":\"01755C03673401046865\"}").statusCode()).isEqualTo(202);
+            assertThat(client.postUplink(
+                                    "restart",
+                                    "em300th",
+                                    "{\"deviceId\":\"r-1\",\"payloadHex\":\"01755C03673401046865\"}")
+                            .statusCode())
+                    .isEqualTo(202);
             await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount("restart") == 4);
         }
     }

@@ -33,11 +33,19 @@ class NetworkServerConformanceIT {
     private final PipelineClient client = new PipelineClient(stack);
 
     /** One case of the corpus, as its envelope describes it. */
-    private record Case(String file, String server, String event, String messageType, String expect, int status,
-            String problemType, JsonNode body) {
+    private record Case(
+            String file,
+            String server,
+            String event,
+            String messageType,
+            String expect,
+            int status,
+            String problemType,
+            JsonNode body) {
 
         String deviceId() {
-            return server.equals("tts") ? body.path("end_device_ids").path("device_id").asString("")
+            return server.equals("tts")
+                    ? body.path("end_device_ids").path("device_id").asString("")
                     : body.path("deviceInfo").path("devEui").asString("");
         }
 
@@ -51,18 +59,40 @@ class NetworkServerConformanceIT {
     void shouldAnswerEveryWellFormedMessageTypeWith2xxStoreOnlyUplinksAndRefuseMalformedBodies() throws Exception {
         var channel = channel("conf");
         var cases = corpus();
-        assertThat(cases).extracting(Case::messageType).contains("uplink_message", "join_accept", "downlink_ack",
-                "downlink_nack", "downlink_sent", "downlink_failed", "downlink_queued", "downlink_queue_invalidated",
-                "location_solved", "service_data", "uplink_normalized", "up", "join", "ack", "txack", "log", "status",
-                "location", "integration");
-        var ignoredBefore = client.ingestMetric(Pattern.compile("ingest_webhook_messages_total\\{.*outcome=\"ignored\".*"));
+        assertThat(cases)
+                .extracting(Case::messageType)
+                .contains(
+                        "uplink_message",
+                        "join_accept",
+                        "downlink_ack",
+                        "downlink_nack",
+                        "downlink_sent",
+                        "downlink_failed",
+                        "downlink_queued",
+                        "downlink_queue_invalidated",
+                        "location_solved",
+                        "service_data",
+                        "uplink_normalized",
+                        "up",
+                        "join",
+                        "ack",
+                        "txack",
+                        "log",
+                        "status",
+                        "location",
+                        "integration");
+        var ignoredBefore =
+                client.ingestMetric(Pattern.compile("ingest_webhook_messages_total\\{.*outcome=\"ignored\".*"));
 
         var stored = new ArrayList<Case>();
         var ignored = new ArrayList<Case>();
         for (var c : cases) {
-            var response = client.postIngest(c.path(channel), PipelineClient.DEVICE_KEY, c.body().toString());
+            var response = client.postIngest(
+                    c.path(channel), PipelineClient.DEVICE_KEY, c.body().toString());
 
-            assertThat(response.statusCode()).as(c.file() + ": " + response.body()).isEqualTo(c.status());
+            assertThat(response.statusCode())
+                    .as(c.file() + ": " + response.body())
+                    .isEqualTo(c.status());
             switch (c.expect()) {
                 case "stored" -> stored.add(c);
                 case "ignored" -> {
@@ -70,9 +100,11 @@ class NetworkServerConformanceIT {
                     ignored.add(c);
                 }
                 case "rejected" -> {
-                    assertThat(response.headers().firstValue("Content-Type")).as(c.file())
+                    assertThat(response.headers().firstValue("Content-Type"))
+                            .as(c.file())
                             .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
-                    assertThat(PipelineClient.json(response.body()).get("type").asString()).as(c.file())
+                    assertThat(PipelineClient.json(response.body()).get("type").asString())
+                            .as(c.file())
                             .endsWith("/" + c.problemType());
                 }
                 default -> throw new AssertionError(c.file() + ": unknown expectation " + c.expect());
@@ -81,7 +113,9 @@ class NetworkServerConformanceIT {
 
         await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) >= stored.size());
         for (var c : stored) {
-            assertThat(count(channel, c.deviceId())).as(c.file() + " stored once").isEqualTo(1);
+            assertThat(count(channel, c.deviceId()))
+                    .as(c.file() + " stored once")
+                    .isEqualTo(1);
         }
         assertThat(client.storedCount(channel)).as("nothing but the uplinks").isEqualTo(stored.size());
         var silent = new HashSet<String>();
@@ -92,8 +126,9 @@ class NetworkServerConformanceIT {
         }
         assertThat(client.ingestMetric(Pattern.compile("ingest_webhook_messages_total\\{.*outcome=\"ignored\".*")))
                 .isEqualTo(ignoredBefore + ignored.size());
-        assertThat(client.ingestMetric(Pattern.compile(
-                "ingest_webhook_messages_total\\{.*server=\"tts\".*type=\"join_accept\".*"))).isPositive();
+        assertThat(client.ingestMetric(
+                        Pattern.compile("ingest_webhook_messages_total\\{.*server=\"tts\".*type=\"join_accept\".*")))
+                .isPositive();
     }
 
     @Test
@@ -106,20 +141,29 @@ class NetworkServerConformanceIT {
         var answers = new ArrayList<String>();
         for (var channel : List.of(north, south)) {
             for (var deviceId : List.of("a1b2c3d4e5f60001", "a1b2c3d4e5f60002")) {
-                answers.add(accepted(client.postUplink(channel, "em300th",
+                answers.add(accepted(client.postUplink(
+                        channel,
+                        "em300th",
                         "{\"deviceId\":\"%s\",\"payloadHex\":\"%s\",\"fPort\":85,\"id\":\"%s\"}"
                                 .formatted("enc-" + deviceId, EM300TH_HEX, key))));
-                answers.add(accepted(client.postIngest("/sensor-data/" + channel + "/webhooks/chirpstack/em300th?event=up",
-                        PipelineClient.DEVICE_KEY, chirpStackUp(deviceId, deduplicationId))));
+                answers.add(accepted(client.postIngest(
+                        "/sensor-data/" + channel + "/webhooks/chirpstack/em300th?event=up",
+                        PipelineClient.DEVICE_KEY,
+                        chirpStackUp(deviceId, deduplicationId))));
             }
         }
 
         assertThat(new HashSet<>(answers)).as("eight uplinks, eight ids").hasSize(8);
-        await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(north) >= 4 && client.storedCount(south) >= 4);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> client.storedCount(north) >= 4 && client.storedCount(south) >= 4);
         for (var channel : List.of(north, south)) {
             for (var deviceId : List.of("a1b2c3d4e5f60001", "a1b2c3d4e5f60002")) {
-                assertThat(count(channel, deviceId)).as(channel + "/" + deviceId + " via ChirpStack").isEqualTo(1);
-                assertThat(count(channel, "enc-" + deviceId)).as(channel + "/enc-" + deviceId).isEqualTo(1);
+                assertThat(count(channel, deviceId))
+                        .as(channel + "/" + deviceId + " via ChirpStack")
+                        .isEqualTo(1);
+                assertThat(count(channel, "enc-" + deviceId))
+                        .as(channel + "/enc-" + deviceId)
+                        .isEqualTo(1);
             }
         }
     }
@@ -128,29 +172,43 @@ class NetworkServerConformanceIT {
     void shouldDeadLetterAConflictingRetryKeepTheFirstAndHaveTheInvariantCheckerCountIt() throws Exception {
         var channel = channel("conflict");
         var key = "reading-" + UUID.randomUUID();
-        var first = client.postUplink(channel, "em300th",
+        var first = client.postUplink(
+                channel,
+                "em300th",
                 "{\"deviceId\":\"c-1\",\"payloadHex\":\"01755C03673401046865\",\"id\":\"" + key + "\"}");
-        var repeat = client.postUplink(channel, "em300th",
+        var repeat = client.postUplink(
+                channel,
+                "em300th",
                 "{\"deviceId\":\"c-1\",\"payloadHex\":\"01755C03673401046865\",\"id\":\"" + key + "\"}");
-        var conflicting = client.postUplink(channel, "em300th",
+        var conflicting = client.postUplink(
+                channel,
+                "em300th",
                 "{\"deviceId\":\"c-1\",\"payloadHex\":\"01755C03675E01046865\",\"id\":\"" + key + "\"}");
         var id = UUID.fromString(accepted(first));
         assertThat(accepted(repeat)).isEqualTo(id.toString());
         assertThat(accepted(conflicting)).isEqualTo(id.toString());
 
-        var checker = new InvariantChecker(new InvariantChecker.Sources(stack.bootstrapServers(),
-                stack.infrastructure().jdbcUrl(), stack.infrastructure().jdbcUser(), stack.infrastructure().jdbcPassword()));
-        var accepted = List.of(new InvariantChecker.Accepted(id, "c-1", 0),
-                new InvariantChecker.Accepted(id, "c-1", 0, true));
-        await().atMost(Duration.ofSeconds(30)).until(() -> checker.check(accepted).conflicts() == 1);
+        var checker = new InvariantChecker(new InvariantChecker.Sources(
+                stack.bootstrapServers(),
+                stack.infrastructure().jdbcUrl(),
+                stack.infrastructure().jdbcUser(),
+                stack.infrastructure().jdbcPassword()));
+        var accepted =
+                List.of(new InvariantChecker.Accepted(id, "c-1", 0), new InvariantChecker.Accepted(id, "c-1", 0, true));
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> checker.check(accepted).conflicts() == 1);
 
         var report = checker.check(accepted);
         assertThat(report.ok()).as(report.details()).isTrue();
         assertThat(report.stored()).isEqualTo(1);
         assertThat(report.deadLetterCauses()).containsEntry("idempotency-conflict", 1);
-        var units = PipelineClient.json(client.getHistory("/data-units?channel=" + channel).body()).get("items");
+        var units = PipelineClient.json(
+                        client.getHistory("/data-units?channel=" + channel).body())
+                .get("items");
         assertThat(units).hasSize(1);
-        assertThat(units.get(0).get("measurements").get("temperature").asDouble()).as("the first is kept").isEqualTo(30.8);
+        assertThat(units.get(0).get("measurements").get("temperature").asDouble())
+                .as("the first is kept")
+                .isEqualTo(30.8);
 
         // A run that claims a second conflicting 202 the pipeline never accounted for has lost it.
         var claimed = new ArrayList<>(accepted);
@@ -182,17 +240,30 @@ class NetworkServerConformanceIT {
     }
 
     private static List<Case> corpus() throws IOException, URISyntaxException {
-        var root = Path.of(NetworkServerConformanceIT.class.getResource("/network-servers").toURI());
+        var root = Path.of(
+                NetworkServerConformanceIT.class.getResource("/network-servers").toURI());
         try (Stream<Path> files = Files.walk(root)) {
-            return files.filter(f -> f.toString().endsWith(".json")).sorted().map(f -> {
-                var json = PipelineClient.json(read(f));
-                return new Case(root.relativize(f).toString(), json.get("server").asString(),
-                        json.path("event").isString() ? json.get("event").asString() : null,
-                        json.path("messageType").isString() ? json.get("messageType").asString() : null,
-                        json.get("expect").asString(), json.get("status").asInt(),
-                        json.path("problemType").isString() ? json.get("problemType").asString() : null,
-                        json.get("body"));
-            }).toList();
+            return files.filter(f -> f.toString().endsWith(".json"))
+                    .sorted()
+                    .map(f -> {
+                        var json = PipelineClient.json(read(f));
+                        return new Case(
+                                root.relativize(f).toString(),
+                                json.get("server").asString(),
+                                json.path("event").isString()
+                                        ? json.get("event").asString()
+                                        : null,
+                                json.path("messageType").isString()
+                                        ? json.get("messageType").asString()
+                                        : null,
+                                json.get("expect").asString(),
+                                json.get("status").asInt(),
+                                json.path("problemType").isString()
+                                        ? json.get("problemType").asString()
+                                        : null,
+                                json.get("body"));
+                    })
+                    .toList();
         }
     }
 

@@ -3,8 +3,7 @@ package dev.iotpipeline.localstack;
 /** A parent process for {@link StackOwnershipIT}: starts a long-lived child under a watchdog, prints its pid, waits. */
 final class OrphanProbe {
 
-    private OrphanProbe() {
-    }
+    private OrphanProbe() {}
 
     public static void main(String[] args) throws Exception {
         var child = new ProcessBuilder("sleep", "600").start();

@@ -22,7 +22,8 @@ final class PipelineClient {
     static final Map<String, String> ADMIN = Map.of("Authorization", "Bearer " + ADMIN_TOKEN);
 
     private final LocalStack stack;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     PipelineClient(LocalStack stack) {
         this.stack = stack;
@@ -52,18 +53,24 @@ final class PipelineClient {
 
     /** An operator's change: with the admin token. */
     HttpResponse<String> put(String url, String json) {
-        return send(HttpRequest.newBuilder(URI.create(url)).header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + ADMIN_TOKEN).PUT(HttpRequest.BodyPublishers.ofString(json)));
+        return send(HttpRequest.newBuilder(URI.create(url))
+                .header("Content-Type", "application/json")
+                .header("Authorization", "Bearer " + ADMIN_TOKEN)
+                .PUT(HttpRequest.BodyPublishers.ofString(json)));
     }
 
     /** An operator's read: with the admin token (health and metrics need none, and ignore it). */
     HttpResponse<String> get(String url) {
-        return send(HttpRequest.newBuilder(URI.create(url)).header("Authorization", "Bearer " + ADMIN_TOKEN).GET());
+        return send(HttpRequest.newBuilder(URI.create(url))
+                .header("Authorization", "Bearer " + ADMIN_TOKEN)
+                .GET());
     }
 
     HttpResponse<String> createRule(String json) {
-        return post(stack.rulesUrl() + "/rules", Map.of("Content-Type", "application/json",
-                "Authorization", "Bearer " + ADMIN_TOKEN), json);
+        return post(
+                stack.rulesUrl() + "/rules",
+                Map.of("Content-Type", "application/json", "Authorization", "Bearer " + ADMIN_TOKEN),
+                json);
     }
 
     HttpResponse<String> getHistory(String pathAndQuery) {
@@ -72,7 +79,8 @@ final class PipelineClient {
 
     HttpResponse<String> getHistory(String pathAndQuery, String token) {
         return send(HttpRequest.newBuilder(URI.create(stack.notifyUrl() + pathAndQuery))
-                .header("Authorization", "Bearer " + token).GET());
+                .header("Authorization", "Bearer " + token)
+                .GET());
     }
 
     long storedCount(String channel) {
@@ -91,9 +99,12 @@ final class PipelineClient {
     }
 
     private double metric(String serviceUrl, java.util.regex.Pattern line) {
-        return get(serviceUrl + "/actuator/prometheus").body().lines()
+        return get(serviceUrl + "/actuator/prometheus")
+                .body()
+                .lines()
                 .filter(l -> line.matcher(l).matches())
-                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+                .mapToDouble(l -> Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1)))
+                .sum();
     }
 
     /** The sum of notify-service's Prometheus samples whose line starts with {@code prefix}. */
@@ -140,7 +151,8 @@ final class PipelineClient {
 
     private Dashboard open(Dashboard dashboard, java.util.function.UnaryOperator<WebSocket.Builder> auth) {
         dashboard.socket = auth.apply(http.newWebSocketBuilder())
-                .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard).join();
+                .buildAsync(URI.create(stack.notifyWebSocketUrl()), dashboard)
+                .join();
         return dashboard;
     }
 
@@ -150,6 +162,7 @@ final class PipelineClient {
         final List<JsonNode> messages = new CopyOnWriteArrayList<>();
         /** When each message arrived, by index, in epoch milliseconds. */
         final List<Long> arrivals = new CopyOnWriteArrayList<>();
+
         final java.util.concurrent.atomic.AtomicInteger pings = new java.util.concurrent.atomic.AtomicInteger();
         final java.util.concurrent.CompletableFuture<Integer> closed = new java.util.concurrent.CompletableFuture<>();
         private final StringBuilder partial = new StringBuilder();
@@ -193,7 +206,9 @@ final class PipelineClient {
         }
 
         List<JsonNode> ofType(String type) {
-            return messages.stream().filter(m -> type.equals(m.path("type").asString())).toList();
+            return messages.stream()
+                    .filter(m -> type.equals(m.path("type").asString()))
+                    .toList();
         }
 
         @Override
@@ -210,7 +225,9 @@ final class PipelineClient {
 
         @Override
         public void close() {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").exceptionally(t -> null).join();
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye")
+                    .exceptionally(t -> null)
+                    .join();
         }
     }
 }

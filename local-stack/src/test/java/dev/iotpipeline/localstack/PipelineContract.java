@@ -47,7 +47,8 @@ abstract class PipelineContract {
                     {"type":"subscribe","id":"units","stream":"data-units","filter":{"channel":"%s"}}""".formatted(channel));
             dashboard.send("""
                     {"type":"subscribe","id":"alarms","stream":"alarms","filter":{"channel":"%s"}}""".formatted(channel));
-            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("subscribed").size() == 2);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> dashboard.ofType("subscribed").size() == 2);
 
             // when 10 devices post 2 uplinks each, devices 0-3 hot (temperature 31.x), the rest not
             int devices = 10;
@@ -56,7 +57,9 @@ abstract class PipelineContract {
             for (int round = 0; round < perDevice; round++) {
                 for (int d = 0; d < devices; d++) {
                     var hex = d < 4 ? "01755C0367" + le16(310 + d) + "046865" : "0175640367" + le16(200 + d) + "046850";
-                    var response = client.postUplink(channel, "em300th",
+                    var response = client.postUplink(
+                            channel,
+                            "em300th",
                             "{\"deviceId\":\"dev-%d\",\"payloadHex\":\"%s\",\"fPort\":85}".formatted(d, hex));
                     assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
                     var body = PipelineClient.json(response.body());
@@ -67,21 +70,33 @@ abstract class PipelineContract {
 
             // then every data unit reaches the subscriber, once, with decoded values
             int expected = devices * perDevice;
-            await().atMost(Duration.ofSeconds(30)).until(() -> dashboard.ofType("data-unit").size() >= expected);
-            var units = dashboard.ofType("data-unit").stream().map(m -> m.get("data")).toList();
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> dashboard.ofType("data-unit").size() >= expected);
+            var units = dashboard.ofType("data-unit").stream()
+                    .map(m -> m.get("data"))
+                    .toList();
             assertThat(units).hasSize(expected);
-            assertThat(units).extracting(u -> u.get("uplinkId").asString()).containsExactlyInAnyOrderElementsOf(acceptedIds);
-            assertThat(units).allSatisfy(u -> assertThat(u.get("measurements").get("humidity").asDouble()).isPositive());
-            assertThat(dashboard.ofType("data-unit")).allSatisfy(m ->
-                    assertThat(m.get("subscription").asString()).isEqualTo("units"));
+            assertThat(units)
+                    .extracting(u -> u.get("uplinkId").asString())
+                    .containsExactlyInAnyOrderElementsOf(acceptedIds);
+            assertThat(units)
+                    .allSatisfy(u -> assertThat(
+                                    u.get("measurements").get("humidity").asDouble())
+                            .isPositive());
+            assertThat(dashboard.ofType("data-unit"))
+                    .allSatisfy(
+                            m -> assertThat(m.get("subscription").asString()).isEqualTo("units"));
 
             // and all of them are stored
             await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == expected);
 
             // and each hot device raised exactly one alarm, delivered live and stored
-            await().atMost(Duration.ofSeconds(30)).until(() -> dashboard.ofType("alarm").size() >= 4);
-            var alarms = dashboard.ofType("alarm").stream().map(m -> m.get("data")).toList();
-            assertThat(alarms).extracting(a -> a.get("deviceId").asString())
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> dashboard.ofType("alarm").size() >= 4);
+            var alarms =
+                    dashboard.ofType("alarm").stream().map(m -> m.get("data")).toList();
+            assertThat(alarms)
+                    .extracting(a -> a.get("deviceId").asString())
                     .containsExactlyInAnyOrder("dev-0", "dev-1", "dev-2", "dev-3");
             assertThat(alarms).allSatisfy(a -> {
                 assertThat(a.get("state").asString()).isEqualTo("ACTIVE");
@@ -89,10 +104,16 @@ abstract class PipelineContract {
                 assertThat(a.get("values").get("temperature").asDouble()).isGreaterThan(30);
                 assertThat(a.get("receivedAt").asString()).isNotBlank();
             });
-            await().atMost(Duration.ofSeconds(30)).until(() ->
-                    PipelineClient.json(client.getHistory("/alarms?channel=" + channel).body()).size() == 4);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> PipelineClient.json(client.getHistory("/alarms?channel=" + channel)
+                                            .body())
+                                    .size()
+                            == 4);
             assertThat(PipelineClient.json(client.getHistory("/alarms/count?channel=" + channel + "&state=active")
-                    .body()).get("count").asLong()).isEqualTo(4);
+                                    .body())
+                            .get("count")
+                            .asLong())
+                    .isEqualTo(4);
             assertThat(client.getHistory("/alarms?state=burning").statusCode()).isEqualTo(400);
         }
     }
@@ -102,22 +123,28 @@ abstract class PipelineContract {
         var client = client();
         var channel = channel();
         for (int i = 0; i < 5; i++) {
-            assertThat(client.postUplink(channel, "em300th",
-                    "{\"deviceId\":\"pager\",\"payload\":\"AXVcA2c0AQRoZQ==\"}").statusCode()).isEqualTo(202);
+            assertThat(client.postUplink(
+                                    channel, "em300th", "{\"deviceId\":\"pager\",\"payload\":\"AXVcA2c0AQRoZQ==\"}")
+                            .statusCode())
+                    .isEqualTo(202);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 5);
 
-        var first = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&limit=3").body());
+        var first = PipelineClient.json(
+                client.getHistory("/data-units?channel=" + channel + "&limit=3").body());
         var second = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&limit=3&cursor="
-                + first.get("nextCursor").asString()).body());
+                        + first.get("nextCursor").asString())
+                .body());
 
         assertThat(first.get("items")).hasSize(3);
         assertThat(second.get("items")).hasSize(2);
         assertThat(second.get("nextCursor").isNull()).isTrue();
         var one = first.get("items").get(0);
         assertThat(one.get("measurements").get("temperature").asDouble()).isEqualTo(30.8);
-        var byId = PipelineClient.json(client.getHistory("/data-units/" + one.get("id").asString()).body());
-        assertThat(byId.get("uplinkId").asString()).isEqualTo(one.get("uplinkId").asString());
+        var byId = PipelineClient.json(
+                client.getHistory("/data-units/" + one.get("id").asString()).body());
+        assertThat(byId.get("uplinkId").asString())
+                .isEqualTo(one.get("uplinkId").asString());
     }
 
     @Test
@@ -125,31 +152,48 @@ abstract class PipelineContract {
         var client = client();
         var channel = channel();
         // dev-a twice, then dev-b, then dev-c: 20.0, 21.0, 22.0, 23.0 degrees, one after another
-        var readings = List.of(Map.entry("dev-a", "C800"), Map.entry("dev-a", "D200"), Map.entry("dev-b", "DC00"),
+        var readings = List.of(
+                Map.entry("dev-a", "C800"),
+                Map.entry("dev-a", "D200"),
+                Map.entry("dev-b", "DC00"),
                 Map.entry("dev-c", "E600"));
         for (var reading : readings) {
-            assertThat(client.postUplink(channel, "em300th", "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%s\"}"
-                    .formatted(reading.getKey(), reading.getValue())).statusCode()).isEqualTo(202);
+            assertThat(client.postUplink(
+                                    channel,
+                                    "em300th",
+                                    "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%s\"}"
+                                            .formatted(reading.getKey(), reading.getValue()))
+                            .statusCode())
+                    .isEqualTo(202);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 4);
 
-        var latest = PipelineClient.json(client.getHistory("/data-units/latest?channel=" + channel).body());
-        assertThat(latest.valueStream().map(u -> u.get("deviceId").asString())).containsExactly("dev-c", "dev-b",
-                "dev-a");
-        assertThat(latest.get(2).get("measurements").get("temperature").asDouble()).isEqualTo(21.0);
-        assertThat(PipelineClient.json(client.getHistory("/data-units/latest?channel=" + channel + "&limit=1").body()))
+        var latest = PipelineClient.json(
+                client.getHistory("/data-units/latest?channel=" + channel).body());
+        assertThat(latest.valueStream().map(u -> u.get("deviceId").asString()))
+                .containsExactly("dev-c", "dev-b", "dev-a");
+        assertThat(latest.get(2).get("measurements").get("temperature").asDouble())
+                .isEqualTo(21.0);
+        assertThat(PipelineClient.json(client.getHistory("/data-units/latest?channel=" + channel + "&limit=1")
+                        .body()))
                 .hasSize(1);
 
         var first = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&order=desc&limit=3")
                 .body());
         var second = PipelineClient.json(client.getHistory("/data-units?channel=" + channel + "&order=desc&limit=3"
-                + "&cursor=" + first.get("nextCursor").asString()).body());
-        assertThat(first.get("items").valueStream().map(u -> u.get("measurements").get("temperature").asDouble()))
+                        + "&cursor=" + first.get("nextCursor").asString())
+                .body());
+        assertThat(first.get("items")
+                        .valueStream()
+                        .map(u -> u.get("measurements").get("temperature").asDouble()))
                 .containsExactly(23.0, 22.0, 21.0);
-        assertThat(second.get("items").valueStream().map(u -> u.get("measurements").get("temperature").asDouble()))
+        assertThat(second.get("items")
+                        .valueStream()
+                        .map(u -> u.get("measurements").get("temperature").asDouble()))
                 .containsExactly(20.0);
         assertThat(second.get("nextCursor").isNull()).isTrue();
-        assertThat(client.getHistory("/data-units?channel=" + channel + "&order=sideways").statusCode())
+        assertThat(client.getHistory("/data-units?channel=" + channel + "&order=sideways")
+                        .statusCode())
                 .isEqualTo(400);
     }
 
@@ -158,29 +202,49 @@ abstract class PipelineContract {
         var client = client();
         var channel = channel();
         // dev-a 20.0 then 21.0 degrees, then dev-b 22.0
-        for (var reading : List.of(Map.entry("dev-a", "C800"), Map.entry("dev-a", "D200"), Map.entry("dev-b", "DC00"))) {
-            assertThat(client.postUplink(channel, "em300th", "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%s\"}"
-                    .formatted(reading.getKey(), reading.getValue())).statusCode()).isEqualTo(202);
+        for (var reading :
+                List.of(Map.entry("dev-a", "C800"), Map.entry("dev-a", "D200"), Map.entry("dev-b", "DC00"))) {
+            assertThat(client.postUplink(
+                                    channel,
+                                    "em300th",
+                                    "{\"deviceId\":\"%s\",\"payloadHex\":\"0367%s\"}"
+                                            .formatted(reading.getKey(), reading.getValue()))
+                            .statusCode())
+                    .isEqualTo(202);
         }
         await().atMost(Duration.ofSeconds(30)).until(() -> client.storedCount(channel) == 3);
 
-        var devices = PipelineClient.json(client.getHistory("/devices?channel=" + channel).body());
+        var devices = PipelineClient.json(
+                client.getHistory("/devices?channel=" + channel).body());
         assertThat(devices.valueStream().map(d -> d.get("deviceId").asString())).containsExactly("dev-b", "dev-a");
         assertThat(devices.get(1).get("deviceType").asString()).isEqualTo("em300th");
-        assertThat(devices.get(1).get("measurements").get("temperature").asDouble()).isEqualTo(21.0);
+        assertThat(devices.get(1).get("measurements").get("temperature").asDouble())
+                .isEqualTo(21.0);
         assertThat(devices.get(1).get("lastSeen").asString()).isNotBlank();
 
         var from = java.time.Instant.now().minus(Duration.ofDays(1));
         var to = java.time.Instant.now().plus(Duration.ofDays(1));
         var aggregate = PipelineClient.json(client.getHistory("/data-units/aggregate?channel=" + channel
-                + "&deviceId=dev-a&measurement=temperature,humidity&bucket=PT1H&fn=min,max,count&from=" + from
-                + "&to=" + to).body());
+                        + "&deviceId=dev-a&measurement=temperature,humidity&bucket=PT1H&fn=min,max,count&from=" + from
+                        + "&to=" + to)
+                .body());
         var buckets = aggregate.get("series").get("temperature");
-        assertThat(buckets.valueStream().mapToLong(b -> b.get("count").asLong()).sum()).isEqualTo(2);
-        assertThat(buckets.valueStream().mapToDouble(b -> b.get("min").asDouble()).min().orElseThrow()).isEqualTo(20.0);
-        assertThat(buckets.valueStream().mapToDouble(b -> b.get("max").asDouble()).max().orElseThrow()).isEqualTo(21.0);
+        assertThat(buckets.valueStream().mapToLong(b -> b.get("count").asLong()).sum())
+                .isEqualTo(2);
+        assertThat(buckets.valueStream()
+                        .mapToDouble(b -> b.get("min").asDouble())
+                        .min()
+                        .orElseThrow())
+                .isEqualTo(20.0);
+        assertThat(buckets.valueStream()
+                        .mapToDouble(b -> b.get("max").asDouble())
+                        .max()
+                        .orElseThrow())
+                .isEqualTo(21.0);
         assertThat(buckets.get(0).has("avg")).as("only the functions asked for").isFalse();
-        assertThat(aggregate.get("series").get("humidity").isEmpty()).as("no humidity in these payloads").isTrue();
+        assertThat(aggregate.get("series").get("humidity").isEmpty())
+                .as("no humidity in these payloads")
+                .isTrue();
 
         var estimate = PipelineClient.json(client.getHistory("/data-units/count?channel=" + channel + "&estimate=true")
                 .body());
@@ -189,8 +253,12 @@ abstract class PipelineContract {
 
         var range = "&from=" + from + "&to=" + to;
         assertThat(client.getHistory("/data-units/aggregate?deviceId=dev-a&measurement=temperature" + range)
-                .statusCode()).as("no channel").isEqualTo(400);
-        for (var bad : List.of("measurement=temperature" + range, "deviceId=dev-a" + range,
+                        .statusCode())
+                .as("no channel")
+                .isEqualTo(400);
+        for (var bad : List.of(
+                "measurement=temperature" + range,
+                "deviceId=dev-a" + range,
                 "deviceId=dev-a&measurement=temperature&bucket=PT0.5S" + range,
                 "deviceId=dev-a&measurement=temperature&bucket=P1M" + range,
                 "deviceId=dev-a&measurement=temperature&fn=median" + range,
@@ -198,8 +266,9 @@ abstract class PipelineContract {
                 "deviceId=dev-a&measurement=temperature&from=" + to + "&to=" + from)) {
             var response = client.getHistory("/data-units/aggregate?channel=" + channel + "&" + bad);
             assertThat(response.statusCode()).as(bad).isEqualTo(400);
-            assertThat(response.headers().firstValue("Content-Type")).as(bad).hasValueSatisfying(
-                    type -> assertThat(type).startsWith("application/problem+json"));
+            assertThat(response.headers().firstValue("Content-Type"))
+                    .as(bad)
+                    .hasValueSatisfying(type -> assertThat(type).startsWith("application/problem+json"));
         }
     }
 
@@ -210,10 +279,16 @@ abstract class PipelineContract {
         assertThat(response.statusCode()).isEqualTo(202);
         var id = PipelineClient.json(response.body()).get("id").asString();
 
-        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack().bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "it-dlt-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(
+                Map.<String, Object>of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        stack().bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "it-dlt-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.subscribe(List.of(PipelineTopic.DEAD_LETTER.topicName()));
             Map<String, String> reasons = new java.util.HashMap<>();
             await().atMost(Duration.ofSeconds(30)).until(() -> {
@@ -223,7 +298,8 @@ abstract class PipelineContract {
                     if (record.value() == null || !record.value().startsWith("{")) {
                         continue;
                     }
-                    reasons.put(PipelineClient.json(record.value()).get("id").asString(),
+                    reasons.put(
+                            PipelineClient.json(record.value()).get("id").asString(),
                             reason == null ? null : new String(reason.value(), StandardCharsets.UTF_8));
                 }
                 return reasons.containsKey(id);
@@ -240,8 +316,10 @@ abstract class PipelineContract {
             dashboard.send("{\"type\":\"subscribe\",\"id\":\"x\",\"stream\":\"nope\"}");
             dashboard.send("{\"type\":\"ping\",\"id\":\"p\"}");
 
-            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("pong").size() == 1);
-            assertThat(dashboard.ofType("error")).extracting(e -> e.get("code").asString())
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> dashboard.ofType("pong").size() == 1);
+            assertThat(dashboard.ofType("error"))
+                    .extracting(e -> e.get("code").asString())
                     .containsExactly("malformed-json", "unknown-stream");
         }
     }

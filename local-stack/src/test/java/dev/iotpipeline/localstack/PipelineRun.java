@@ -9,8 +9,7 @@ import java.util.Map;
 /** {@code ./pipeline run} as an operator starts it, on a data directory and free ports of its own, console to a file. */
 final class PipelineRun {
 
-    private PipelineRun() {
-    }
+    private PipelineRun() {}
 
     /** A free port for each of the stack's IOT_*_PORT variables, by the variable's middle ("INGEST", "KAFKA", ...). */
     static Map<String, Integer> freePorts() {

@@ -43,7 +43,8 @@ class PoisonRecordIT {
     private final String run = UUID.randomUUID().toString().substring(0, 8);
 
     /** What one poison record must produce: a dead letter in {@code topic} from {@code stage} with {@code cause}. */
-    private record Expected(String key, byte[] value, String source, PipelineTopic<?> topic, String stage, String cause) {
+    private record Expected(
+            String key, byte[] value, String source, PipelineTopic<?> topic, String stage, String cause) {
 
         String describe() {
             return topic.topicName() + " " + stage + " " + cause + " " + key;
@@ -54,25 +55,63 @@ class PoisonRecordIT {
     void shouldDeadLetterPoisonInEveryTopicWithItsCauseAndStoreTheUplinksSentAfterIt() throws Exception {
         int partitions = stack.settings().partitions();
         var expected = new ArrayList<Expected>();
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all"), new StringSerializer(), new ByteArraySerializer())) {
+        try (var producer = new KafkaProducer<>(
+                Map.<String, Object>of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        stack.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
             // given in every partition: garbage in each topic, and a data unit whose device id the table refuses
             for (int p = 0; p < partitions; p++) {
-                expected.add(send(producer, PipelineTopic.UPLINKS_ENCODED, p, GARBAGE, PipelineTopic.DEAD_LETTER,
-                        DeadLetterHeaders.STAGE_DECODE, DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
-                var garbageUnit = send(producer, PipelineTopic.DATA_UNITS, p, GARBAGE, PipelineTopic.EVENTS_DEAD_LETTER,
-                        DeadLetterHeaders.STAGE_STORE, DeadLetterHeaders.CAUSE_MALFORMED_EVENT);
-                expected.add(garbageUnit);
-                expected.add(new Expected(garbageUnit.key(), GARBAGE, garbageUnit.source(),
-                        PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_RULES,
+                expected.add(send(
+                        producer,
+                        PipelineTopic.UPLINKS_ENCODED,
+                        p,
+                        GARBAGE,
+                        PipelineTopic.DEAD_LETTER,
+                        DeadLetterHeaders.STAGE_DECODE,
                         DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
-                expected.add(send(producer, PipelineTopic.ALARMS, p, GARBAGE, PipelineTopic.EVENTS_DEAD_LETTER,
-                        DeadLetterHeaders.STAGE_STORE, DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
-                expected.add(send(producer, PipelineTopic.ALARM_COMMANDS, p, GARBAGE, PipelineTopic.EVENTS_DEAD_LETTER,
-                        DeadLetterHeaders.STAGE_RULES, DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
-                expected.add(send(producer, PipelineTopic.DATA_UNITS, p, EventJson.write(nulDeviceUnit(p)),
-                        PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_STORE,
+                var garbageUnit = send(
+                        producer,
+                        PipelineTopic.DATA_UNITS,
+                        p,
+                        GARBAGE,
+                        PipelineTopic.EVENTS_DEAD_LETTER,
+                        DeadLetterHeaders.STAGE_STORE,
+                        DeadLetterHeaders.CAUSE_MALFORMED_EVENT);
+                expected.add(garbageUnit);
+                expected.add(new Expected(
+                        garbageUnit.key(),
+                        GARBAGE,
+                        garbageUnit.source(),
+                        PipelineTopic.EVENTS_DEAD_LETTER,
+                        DeadLetterHeaders.STAGE_RULES,
+                        DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
+                expected.add(send(
+                        producer,
+                        PipelineTopic.ALARMS,
+                        p,
+                        GARBAGE,
+                        PipelineTopic.EVENTS_DEAD_LETTER,
+                        DeadLetterHeaders.STAGE_STORE,
+                        DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
+                expected.add(send(
+                        producer,
+                        PipelineTopic.ALARM_COMMANDS,
+                        p,
+                        GARBAGE,
+                        PipelineTopic.EVENTS_DEAD_LETTER,
+                        DeadLetterHeaders.STAGE_RULES,
+                        DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
+                expected.add(send(
+                        producer,
+                        PipelineTopic.DATA_UNITS,
+                        p,
+                        EventJson.write(nulDeviceUnit(p)),
+                        PipelineTopic.EVENTS_DEAD_LETTER,
+                        DeadLetterHeaders.STAGE_STORE,
                         DeadLetterHeaders.CAUSE_REJECTED_BY_STORE));
             }
         }
@@ -80,8 +119,11 @@ class PoisonRecordIT {
         // when uplinks are sent after them, from enough devices to reach every partition
         var channel = "poison-" + run;
         for (int i = 0; i < 30; i++) {
-            assertThat(client.postUplink(channel, "em300th",
-                    "{\"deviceId\":\"after-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i)).statusCode())
+            assertThat(client.postUplink(
+                                    channel,
+                                    "em300th",
+                                    "{\"deviceId\":\"after-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i))
+                            .statusCode())
                     .isEqualTo(202);
         }
 
@@ -89,7 +131,8 @@ class PoisonRecordIT {
         await().atMost(Duration.ofSeconds(90)).until(() -> client.storedCount(channel) == 30);
         var deadLetters = deadLettersOf(expected);
         for (var want : expected) {
-            var matching = deadLetters.stream().filter(dead -> matches(dead, want)).toList();
+            var matching =
+                    deadLetters.stream().filter(dead -> matches(dead, want)).toList();
             assertThat(matching).as(want.describe()).hasSize(1);
             assertHeaders(matching.getFirst(), want);
         }
@@ -110,33 +153,60 @@ class PoisonRecordIT {
         assertThat(rules.body()).contains("\"kafkaStreams\"").contains("RUNNING");
     }
 
-    private Expected send(KafkaProducer<String, byte[]> producer, PipelineTopic<?> topic, int partition, byte[] value,
-            PipelineTopic<?> deadLetterTopic, String stage, String cause) throws Exception {
+    private Expected send(
+            KafkaProducer<String, byte[]> producer,
+            PipelineTopic<?> topic,
+            int partition,
+            byte[] value,
+            PipelineTopic<?> deadLetterTopic,
+            String stage,
+            String cause)
+            throws Exception {
         var key = "poison-" + run + "-" + topic.topicName() + "-" + partition + "-" + cause;
         var written = producer.send(new ProducerRecord<>(topic.topicName(), partition, key, value))
                 .get(10, TimeUnit.SECONDS);
-        return new Expected(key, value, topic.topicName() + "-" + partition + "@" + written.offset(), deadLetterTopic,
-                stage, cause);
+        return new Expected(
+                key,
+                value,
+                topic.topicName() + "-" + partition + "@" + written.offset(),
+                deadLetterTopic,
+                stage,
+                cause);
     }
 
     /** PostgreSQL text columns cannot hold NUL, so this well-formed data unit can never be stored. */
     private DataUnit nulDeviceUnit(int partition) {
         var now = Instant.now();
-        return new DataUnit(Ids.newId(), DataUnit.SCHEMA_VERSION, Ids.newId(), "poison-" + run, "em300th",
-                "nul\u0000device-" + partition, now, now, now, Map.of("temperature", 21.5), Map.of());
+        return new DataUnit(
+                Ids.newId(),
+                DataUnit.SCHEMA_VERSION,
+                Ids.newId(),
+                "poison-" + run,
+                "em300th",
+                "nul\u0000device-" + partition,
+                now,
+                now,
+                now,
+                Map.of("temperature", 21.5),
+                Map.of());
     }
 
     /** Every record in both dead-letter topics with one of the expected keys, once all expected ones are there. */
     private List<ConsumerRecord<String, byte[]>> deadLettersOf(List<Expected> expected) {
         var keys = expected.stream().map(Expected::key).collect(java.util.stream.Collectors.toSet());
         var found = new ArrayList<ConsumerRecord<String, byte[]>>();
-        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "it-poison-" + run,
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(),
+        try (var consumer = new KafkaConsumer<>(
+                Map.<String, Object>of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        stack.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "it-poison-" + run,
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
                 new ByteArrayDeserializer())) {
-            consumer.subscribe(List.of(PipelineTopic.DEAD_LETTER.topicName(),
-                    PipelineTopic.EVENTS_DEAD_LETTER.topicName()));
+            consumer.subscribe(
+                    List.of(PipelineTopic.DEAD_LETTER.topicName(), PipelineTopic.EVENTS_DEAD_LETTER.topicName()));
             await().atMost(Duration.ofSeconds(90)).until(() -> {
                 for (var record : consumer.poll(Duration.ofMillis(500))) {
                     if (keys.contains(record.key())) {
@@ -156,7 +226,8 @@ class PoisonRecordIT {
     }
 
     private static boolean matches(ConsumerRecord<String, byte[]> dead, Expected want) {
-        return dead.topic().equals(want.topic().topicName()) && want.key().equals(dead.key())
+        return dead.topic().equals(want.topic().topicName())
+                && want.key().equals(dead.key())
                 && want.stage().equals(header(dead, DeadLetterHeaders.STAGE));
     }
 
@@ -168,11 +239,17 @@ class PoisonRecordIT {
         assertThat(Instant.parse(header(dead, DeadLetterHeaders.FAILED_AT))).isBeforeOrEqualTo(Instant.now());
         if (want.topic() == PipelineTopic.EVENTS_DEAD_LETTER) {
             var source = want.source();
-            assertThat(header(dead, KafkaHeaders.DLT_ORIGINAL_TOPIC)).isEqualTo(source.substring(0,
-                    source.lastIndexOf('-')));
-            assertThat(ByteBuffer.wrap(dead.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION).value()).getInt())
+            assertThat(header(dead, KafkaHeaders.DLT_ORIGINAL_TOPIC))
+                    .isEqualTo(source.substring(0, source.lastIndexOf('-')));
+            assertThat(ByteBuffer.wrap(dead.headers()
+                                    .lastHeader(KafkaHeaders.DLT_ORIGINAL_PARTITION)
+                                    .value())
+                            .getInt())
                     .isEqualTo(Integer.parseInt(source.substring(source.lastIndexOf('-') + 1, source.indexOf('@'))));
-            assertThat(ByteBuffer.wrap(dead.headers().lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET).value()).getLong())
+            assertThat(ByteBuffer.wrap(dead.headers()
+                                    .lastHeader(KafkaHeaders.DLT_ORIGINAL_OFFSET)
+                                    .value())
+                            .getLong())
                     .isEqualTo(Long.parseLong(source.substring(source.indexOf('@') + 1)));
             assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_FQCN)).isNotBlank();
             assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_MESSAGE)).isNotBlank();

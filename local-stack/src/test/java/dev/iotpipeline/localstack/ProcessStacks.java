@@ -19,21 +19,29 @@ final class ProcessStacks {
 
     private static final HttpClient HTTP = HttpClient.newHttpClient();
 
-    private ProcessStacks() {
-    }
+    private ProcessStacks() {}
 
     /** The services, the broker and a durable PostgreSQL as processes on free ports, with the test credentials. */
     static ProcessStack start(Path data) throws Exception {
-        var settings = new LocalStack.Settings(data, new LocalStack.Ports(EmbeddedStack.freePort(),
-                EmbeddedStack.freePort(), EmbeddedStack.freePort(), EmbeddedStack.freePort()),
-                PipelineClient.DEVICE_KEY, PipelineClient.DASHBOARD_TOKEN, PipelineClient.ADMIN_TOKEN, 3,
+        var settings = new LocalStack.Settings(
+                data,
+                new LocalStack.Ports(
+                        EmbeddedStack.freePort(),
+                        EmbeddedStack.freePort(),
+                        EmbeddedStack.freePort(),
+                        EmbeddedStack.freePort()),
+                PipelineClient.DEVICE_KEY,
+                PipelineClient.DASHBOARD_TOKEN,
+                PipelineClient.ADMIN_TOKEN,
+                3,
                 // Seconds per process start, many in these tests; SupervisedRunIT starts with the warm-up, as
                 // ./pipeline run --processes does.
-                List.of("iot.warmup.enabled=false"), true);
+                List.of("iot.warmup.enabled=false"),
+                true);
         // Started from local-stack/, whose parent is the repository with the services' exec jars.
         var root = Path.of("").toAbsolutePath().getParent();
-        return ProcessStack.start(settings, root, EmbeddedStack.freePort(), EmbeddedStack.freePort(),
-                EmbeddedStack.freePort());
+        return ProcessStack.start(
+                settings, root, EmbeddedStack.freePort(), EmbeddedStack.freePort(), EmbeddedStack.freePort());
     }
 
     /**
@@ -41,11 +49,13 @@ final class ProcessStacks {
      * set its topology reads, so the next data unit is already evaluated against it.
      */
     static String createHotRule(ProcessStack stack, String channel) throws Exception {
-        var response = HTTP.send(HttpRequest.newBuilder(URI.create(stack.url(Service.RULES) + "/rules"))
-                .header("Content-Type", "application/json")
-                .header("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN)
-                .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"hot\",\"filter\":{\"channel\":\"" + channel
-                        + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MAJOR\"}")).build(),
+        var response = HTTP.send(
+                HttpRequest.newBuilder(URI.create(stack.url(Service.RULES) + "/rules"))
+                        .header("Content-Type", "application/json")
+                        .header("Authorization", "Bearer " + PipelineClient.ADMIN_TOKEN)
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"name\":\"hot\",\"filter\":{\"channel\":\""
+                                + channel + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MAJOR\"}"))
+                        .build(),
                 HttpResponse.BodyHandlers.ofString());
         assertThat(response.statusCode()).as(response.body()).isEqualTo(201);
         return PipelineClient.json(response.body()).get("id").asString();

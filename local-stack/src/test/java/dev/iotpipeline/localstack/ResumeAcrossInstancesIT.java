@@ -35,15 +35,18 @@ class ResumeAcrossInstancesIT {
         var seen = new ArrayList<String>();
 
         // given a dashboard on instance A that received every event so far
-        try (var watcherA = watch(stack.notifyWebSocketUrl()); var atA = open(stack.notifyWebSocketUrl())) {
+        try (var watcherA = watch(stack.notifyWebSocketUrl());
+                var atA = open(stack.notifyWebSocketUrl())) {
             atA.send(subscribe(null));
-            await().atMost(Duration.ofSeconds(10)).until(() -> atA.dashboard().ofType("subscribed").size() == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> atA.dashboard().ofType("subscribed").size() == 1);
             post(10);
             awaitReceived(atA, posted.size());
             seen.addAll(ids(atA));
         }
 
-        try (var instanceB = startNotify(); var watcherA = watch(stack.notifyWebSocketUrl());
+        try (var instanceB = startNotify();
+                var watcherA = watch(stack.notifyWebSocketUrl());
                 var watcherB = watch(webSocketUrl(instanceB))) {
             // when more arrive while it is away, and it reconnects to instance B, which never delivered its last id
             var missed = post(10);
@@ -65,7 +68,8 @@ class ResumeAcrossInstancesIT {
                 awaitReplayed(backAtA, missed);
                 var live = post(6);
                 awaitReceived(backAtA, missed.size() + live.size());
-                assertThat(ids(backAtA)).doesNotHaveDuplicates()
+                assertThat(ids(backAtA))
+                        .doesNotHaveDuplicates()
                         .containsExactlyInAnyOrderElementsOf(concat(missed, live));
                 seen.addAll(ids(backAtA));
             }
@@ -84,7 +88,9 @@ class ResumeAcrossInstancesIT {
     private List<String> post(int spread) {
         var ids = new ArrayList<String>();
         for (int i = 0; i < spread; i++) {
-            var response = client.postUplink(channel, "em300th",
+            var response = client.postUplink(
+                    channel,
+                    "em300th",
                     "{\"deviceId\":\"dev-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i % 6));
             assertThat(response.statusCode()).isEqualTo(202);
             ids.add(dataUnitId(PipelineClient.json(response.body()).get("id").asString()));
@@ -121,7 +127,8 @@ class ResumeAcrossInstancesIT {
     private Session watch(String url) {
         var watcher = open(url, posted.size());
         watcher.send(subscribe(null));
-        await().atMost(Duration.ofSeconds(10)).until(() -> watcher.dashboard().ofType("subscribed").size() == 1);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> watcher.dashboard().ofType("subscribed").size() == 1);
         watchers.add(watcher);
         return watcher;
     }
@@ -140,8 +147,9 @@ class ResumeAcrossInstancesIT {
 
     /** A second notify instance on the same broker and PostgreSQL, started the way the stack starts its own. */
     private ConfigurableApplicationContext startNotify() {
-        var args = ServiceProperties.of(Service.NOTIFY, stack.settings(), stack.infrastructure(), 0, true)
-                .stream().map(property -> "--" + property).toArray(String[]::new);
+        var args = ServiceProperties.of(Service.NOTIFY, stack.settings(), stack.infrastructure(), 0, true).stream()
+                .map(property -> "--" + property)
+                .toArray(String[]::new);
         var app = NotifyApplication.application();
         app.setRegisterShutdownHook(false);
         return app.run(args);
@@ -157,26 +165,38 @@ class ResumeAcrossInstancesIT {
 
     private Session open(String url, long before) {
         var dashboard = new PipelineClient.Dashboard(true);
-        var socket = http.newWebSocketBuilder().header("Authorization", "Bearer " + PipelineClient.DASHBOARD_TOKEN)
-                .buildAsync(URI.create(url), dashboard).join();
+        var socket = http.newWebSocketBuilder()
+                .header("Authorization", "Bearer " + PipelineClient.DASHBOARD_TOKEN)
+                .buildAsync(URI.create(url), dashboard)
+                .join();
         return new Session(dashboard, socket, before);
     }
 
     private static void awaitReplayed(Session session, List<String> missed) {
-        await().atMost(Duration.ofSeconds(30)).until(() -> session.dashboard().ofType("replayed").size() == 1);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> session.dashboard().ofType("replayed").size() == 1);
         assertThat(session.dashboard().ofType("gap")).isEmpty();
-        assertThat(session.dashboard().ofType("replayed").getFirst().get("count").asLong()).isEqualTo(missed.size());
+        assertThat(session.dashboard()
+                        .ofType("replayed")
+                        .getFirst()
+                        .get("count")
+                        .asLong())
+                .isEqualTo(missed.size());
         assertThat(ids(session)).containsExactlyInAnyOrderElementsOf(missed);
     }
 
     private static void awaitReceived(Session session, int count) {
         await().atMost(Duration.ofSeconds(30)).until(() -> ids(session).size() >= count);
         // and nothing more: a doubled event would arrive right behind
-        await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5)).until(() -> ids(session).size() == count);
+        await().during(Duration.ofSeconds(1))
+                .atMost(Duration.ofSeconds(5))
+                .until(() -> ids(session).size() == count);
     }
 
     private static List<String> ids(Session session) {
-        return session.dashboard().ofType("data-unit").stream().map(m -> m.get("data").get("id").asString()).toList();
+        return session.dashboard().ofType("data-unit").stream()
+                .map(m -> m.get("data").get("id").asString())
+                .toList();
     }
 
     private static List<String> concat(List<String> first, List<String> second) {
@@ -199,7 +219,9 @@ class ResumeAcrossInstancesIT {
 
         @Override
         public void close() {
-            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye").exceptionally(t -> null).join();
+            socket.sendClose(WebSocket.NORMAL_CLOSURE, "bye")
+                    .exceptionally(t -> null)
+                    .join();
             await().atMost(Duration.ofSeconds(5)).until(dashboard.closed::isDone);
         }
     }

@@ -43,8 +43,15 @@ class ResumeGapIT {
     @BeforeEach
     void connect() throws Exception {
         admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()));
-        int count = admin.describeTopics(List.of(TOPIC)).allTopicNames().get().get(TOPIC).partitions().size();
-        partitions = IntStream.range(0, count).mapToObj(p -> new TopicPartition(TOPIC, p)).toList();
+        int count = admin.describeTopics(List.of(TOPIC))
+                .allTopicNames()
+                .get()
+                .get(TOPIC)
+                .partitions()
+                .size();
+        partitions = IntStream.range(0, count)
+                .mapToObj(p -> new TopicPartition(TOPIC, p))
+                .toList();
         devices = new ArrayList<>();
         var perPartition = new int[count];
         for (int i = 0; devices.size() < 2 * count; i++) {
@@ -72,10 +79,12 @@ class ResumeGapIT {
 
         try (var dashboard = client.dashboard()) {
             dashboard.send(subscribe("s1", since.toString()));
-            await().atMost(Duration.ofSeconds(30)).until(() -> dashboard.ofType("replayed").size() == 1);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> dashboard.ofType("replayed").size() == 1);
             var live = post(4);
             await().atMost(Duration.ofSeconds(30)).until(() -> ids(dashboard).size() == retained.size() + live.size());
-            await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
+            await().during(Duration.ofSeconds(1))
+                    .atMost(Duration.ofSeconds(5))
                     .until(() -> ids(dashboard).size() == retained.size() + live.size());
 
             var gap = dashboard.ofType("gap");
@@ -83,13 +92,17 @@ class ResumeGapIT {
             var message = gap.getFirst();
             assertThat(message.get("id").asString()).isEqualTo("s1");
             assertThat(message.get("stream").asString()).isEqualTo("data-units");
-            assertThat(message.get("partitions").valueStream().map(p -> p.get("partition").asInt()))
-                    .containsExactlyInAnyOrderElementsOf(partitions.stream().map(TopicPartition::partition).toList());
+            assertThat(message.get("partitions")
+                            .valueStream()
+                            .map(p -> p.get("partition").asInt()))
+                    .containsExactlyInAnyOrderElementsOf(
+                            partitions.stream().map(TopicPartition::partition).toList());
             for (var partition : message.get("partitions")) {
                 var tp = new TopicPartition(TOPIC, partition.get("partition").asInt());
                 assertThat(partition.get("requestedTime").asString()).isEqualTo(since.toString());
                 assertThat(partition.get("firstRetainedOffset").asLong()).isEqualTo(cut.get(tp));
-                assertThat(Instant.parse(partition.get("firstRetainedAt").asString())).isAfterOrEqualTo(since);
+                assertThat(Instant.parse(partition.get("firstRetainedAt").asString()))
+                        .isAfterOrEqualTo(since);
             }
             assertThat(Instant.parse(message.get("lostBefore").asString())).isAfter(since);
             assertThat(message.get("detail").asString()).contains("GET /data-units");
@@ -101,9 +114,12 @@ class ResumeGapIT {
             assertThat(marker.get("count").asLong()).isEqualTo(retained.size());
             assertThat(messages.indexOf(message)).isLessThan(messages.indexOf(units.getFirst()));
             assertThat(ids(dashboard).subList(0, retained.size())).containsExactlyInAnyOrderElementsOf(retained);
-            assertThat(messages.indexOf(marker)).isGreaterThan(messages.indexOf(units.get(retained.size() - 1)))
+            assertThat(messages.indexOf(marker))
+                    .isGreaterThan(messages.indexOf(units.get(retained.size() - 1)))
                     .isLessThan(messages.indexOf(units.get(retained.size())));
-            assertThat(ids(dashboard)).doesNotHaveDuplicates().doesNotContainAnyElementsOf(deleted)
+            assertThat(ids(dashboard))
+                    .doesNotHaveDuplicates()
+                    .doesNotContainAnyElementsOf(deleted)
                     .containsAll(live);
         }
     }
@@ -118,11 +134,13 @@ class ResumeGapIT {
         try (var dashboard = client.dashboard()) {
             // the client saw only the first of the deleted events
             dashboard.send(subscribe("s1", deleted.getFirst()));
-            await().atMost(Duration.ofSeconds(30)).until(() -> dashboard.ofType("replayed").size() == 1);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> dashboard.ofType("replayed").size() == 1);
 
             assertThat(dashboard.ofType("gap")).hasSize(1);
-            assertThat(dashboard.messages.indexOf(dashboard.ofType("gap").getFirst())).isLessThan(
-                    dashboard.messages.indexOf(dashboard.ofType("data-unit").getFirst()));
+            assertThat(dashboard.messages.indexOf(dashboard.ofType("gap").getFirst()))
+                    .isLessThan(dashboard.messages.indexOf(
+                            dashboard.ofType("data-unit").getFirst()));
             assertThat(ids(dashboard)).containsExactlyInAnyOrderElementsOf(retained);
         }
     }
@@ -138,10 +156,12 @@ class ResumeGapIT {
 
         try (var dashboard = client.dashboard()) {
             dashboard.send(subscribe("s1", since.toString()));
-            await().atMost(Duration.ofSeconds(30)).until(() -> dashboard.ofType("replayed").size() == 1);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> dashboard.ofType("replayed").size() == 1);
 
             assertThat(dashboard.ofType("gap")).isEmpty();
-            assertThat(dashboard.ofType("replayed").getFirst().get("count").asLong()).isEqualTo(missed.size());
+            assertThat(dashboard.ofType("replayed").getFirst().get("count").asLong())
+                    .isEqualTo(missed.size());
             assertThat(ids(dashboard)).containsExactlyInAnyOrderElementsOf(missed);
         }
     }
@@ -151,10 +171,14 @@ class ResumeGapIT {
         var ids = new ArrayList<String>();
         long before = client.storedCount(channel);
         for (int i = 0; i < uplinks; i++) {
-            var response = client.postUplink(channel, "em300th",
-                    "{\"deviceId\":\"%s\",\"payloadHex\":\"0175640367C800046850\"}".formatted(devices.get(i % devices.size())));
+            var response = client.postUplink(
+                    channel,
+                    "em300th",
+                    "{\"deviceId\":\"%s\",\"payloadHex\":\"0175640367C800046850\"}"
+                            .formatted(devices.get(i % devices.size())));
             assertThat(response.statusCode()).isEqualTo(202);
-            var uplinkId = UUID.fromString(PipelineClient.json(response.body()).get("id").asString());
+            var uplinkId = UUID.fromString(
+                    PipelineClient.json(response.body()).get("id").asString());
             ids.add(Ids.derive(uplinkId, "data-unit").toString());
         }
         // stored means decoded, so every data unit is in Kafka before the test moves on
@@ -178,7 +202,9 @@ class ResumeGapIT {
     }
 
     private static List<String> ids(PipelineClient.Dashboard dashboard) {
-        return dashboard.ofType("data-unit").stream().map(m -> m.get("data").get("id").asString()).toList();
+        return dashboard.ofType("data-unit").stream()
+                .map(m -> m.get("data").get("id").asString())
+                .toList();
     }
 
     private String subscribe(String id, String since) {

@@ -43,36 +43,58 @@ class RunConsoleIT {
         var run = builder.start();
         List<ProcessHandle> children = List.of();
         try {
-            await().atMost(Duration.ofMinutes(4)).pollInterval(Duration.ofMillis(500)).until(() -> {
-                assertThat(run.isAlive()).as("./pipeline run exited:%n%s", read(console)).isTrue();
-                return read(console).lines().anyMatch("READY"::equals);
-            });
+            await().atMost(Duration.ofMinutes(4))
+                    .pollInterval(Duration.ofMillis(500))
+                    .until(() -> {
+                        assertThat(run.isAlive())
+                                .as("./pipeline run exited:%n%s", read(console))
+                                .isTrue();
+                        return read(console).lines().anyMatch("READY"::equals);
+                    });
             children = run.descendants().toList();
 
             var lines = read(console).lines().toList();
-            var banner = lines.indexOf(lines.stream().filter(l -> l.startsWith("iot-pipeline is running"))
-                    .findFirst().orElseThrow());
+            var banner = lines.indexOf(lines.stream()
+                    .filter(l -> l.startsWith("iot-pipeline is running"))
+                    .findFirst()
+                    .orElseThrow());
             var beforeBanner = String.join("\n", lines.subList(0, banner));
-            assertThat(banner).as("lines before the banner:%n%s", beforeBanner)
-                    .isLessThan(MAX_LINES_BEFORE_BANNER);
-            assertThat(beforeBanner).doesNotContain("dropped after", "warm-up stopped", "ConsumerConfig values", "ProducerConfig values",
-                    "AdminClientConfig values", "StreamsConfig values", "UNKNOWN_TOPIC_OR_PARTITION",
-                    "Waiting for topic");
+            assertThat(banner).as("lines before the banner:%n%s", beforeBanner).isLessThan(MAX_LINES_BEFORE_BANNER);
+            assertThat(beforeBanner)
+                    .doesNotContain(
+                            "dropped after",
+                            "warm-up stopped",
+                            "ConsumerConfig values",
+                            "ProducerConfig values",
+                            "AdminClientConfig values",
+                            "StreamsConfig values",
+                            "UNKNOWN_TOPIC_OR_PARTITION",
+                            "Waiting for topic");
             // Every service warmed its hot paths before it reported ready, and left nothing to see.
-            assertThat(beforeBanner.lines().filter(line -> line.contains("Warmed up in"))
-                    .map(line -> line.replaceFirst(".*before reporting ready: ", "")))
-                    .hasSize(4).anySatisfy(line -> assertThat(line).startsWith("ingest POST "))
+            assertThat(beforeBanner
+                            .lines()
+                            .filter(line -> line.contains("Warmed up in"))
+                            .map(line -> line.replaceFirst(".*before reporting ready: ", "")))
+                    .hasSize(4)
+                    .anySatisfy(line -> assertThat(line).startsWith("ingest POST "))
                     .anySatisfy(line -> assertThat(line).startsWith("decoder "))
                     .anySatisfy(line -> assertThat(line).startsWith("rules "))
                     .anySatisfy(line -> assertThat(line).startsWith("notify "));
             assertThat(beforeBanner).contains("Kafka broker warmed up in");
-            var warmupData = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:"
-                            + notifyPort + "/data-units/count?channel=warmup"))
-                    .header("Authorization", "Bearer demo-dashboard-token").build(), HttpResponse.BodyHandlers.ofString());
+            var warmupData = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(URI.create(
+                                            "http://127.0.0.1:" + notifyPort + "/data-units/count?channel=warmup"))
+                                    .header("Authorization", "Bearer demo-dashboard-token")
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
             assertThat(warmupData.body()).isEqualTo("{\"count\":0}");
             assertThat(String.join("\n", lines.subList(banner, lines.size())))
-                    .contains("admin token      demo-admin-token", "dashboard token  demo-dashboard-token",
-                            "device key       demo-device-key", "READY");
+                    .contains(
+                            "admin token      demo-admin-token",
+                            "dashboard token  demo-dashboard-token",
+                            "device key       demo-device-key",
+                            "READY");
         } finally {
             run.destroy();
             if (!run.waitFor(60, TimeUnit.SECONDS)) {

@@ -26,9 +26,21 @@ class RunThenIT {
         var root = Path.of("").toAbsolutePath().getParent();
         var log = data.resolve("stack.log");
         var seen = data.resolve("seen.txt");
-        var command = List.of("bash", root.resolve("pipeline").toString(), "run", "--no-build", "--log", log.toString(),
-                "--then", "sh", "-c", "echo \"$INGEST_URL $WS_URL $ADMIN_TOKEN\" > \"$1\"; exit 3", "sh", seen.toString());
-        var builder = new ProcessBuilder(command).redirectErrorStream(true)
+        var command = List.of(
+                "bash",
+                root.resolve("pipeline").toString(),
+                "run",
+                "--no-build",
+                "--log",
+                log.toString(),
+                "--then",
+                "sh",
+                "-c",
+                "echo \"$INGEST_URL $WS_URL $ADMIN_TOKEN\" > \"$1\"; exit 3",
+                "sh",
+                seen.toString());
+        var builder = new ProcessBuilder(command)
+                .redirectErrorStream(true)
                 .redirectOutput(data.resolve("console.txt").toFile());
         var env = builder.environment();
         env.keySet().removeIf(name -> name.startsWith("IOT_"));
@@ -36,8 +48,14 @@ class RunThenIT {
         env.put("IOT_JAVA_OPTS", "-Xmx1g");
         env.put("IOT_DATA_DIR", data.resolve("stack").toString());
         var ports = new ArrayList<Integer>();
-        for (var name : List.of("IOT_INGEST_PORT", "IOT_DECODER_PORT", "IOT_RULES_PORT", "IOT_NOTIFY_PORT",
-                "IOT_KAFKA_PORT", "IOT_KAFKA_CONTROLLER_PORT", "IOT_POSTGRES_PORT")) {
+        for (var name : List.of(
+                "IOT_INGEST_PORT",
+                "IOT_DECODER_PORT",
+                "IOT_RULES_PORT",
+                "IOT_NOTIFY_PORT",
+                "IOT_KAFKA_PORT",
+                "IOT_KAFKA_CONTROLLER_PORT",
+                "IOT_POSTGRES_PORT")) {
             int port = EmbeddedStack.freePort();
             ports.add(port);
             env.put(name, Integer.toString(port));
@@ -49,9 +67,11 @@ class RunThenIT {
             run.destroyForcibly();
         }
 
-        assertThat(run.exitValue()).as(Files.readString(data.resolve("console.txt"))).isEqualTo(3);
-        assertThat(Files.readString(seen)).isEqualTo("http://127.0.0.1:%d ws://127.0.0.1:%d/ws demo-admin-token\n",
-                ports.get(0), ports.get(3));
+        assertThat(run.exitValue())
+                .as(Files.readString(data.resolve("console.txt")))
+                .isEqualTo(3);
+        assertThat(Files.readString(seen))
+                .isEqualTo("http://127.0.0.1:%d ws://127.0.0.1:%d/ws demo-admin-token\n", ports.get(0), ports.get(3));
         assertThat(Files.readString(log)).contains("READY", "Stopping the pipeline...");
         // Stopped: every port it held is free again.
         for (int port : ports) {

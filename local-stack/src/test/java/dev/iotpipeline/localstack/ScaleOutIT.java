@@ -29,7 +29,9 @@ class ScaleOutIT {
     private static final int RATE = 40;
 
     /** Under target/, not a temporary directory, so the processes' logs outlive a failed run. */
-    private final Path data = Path.of("target", "scale-" + System.currentTimeMillis()).toAbsolutePath();
+    private final Path data =
+            Path.of("target", "scale-" + System.currentTimeMillis()).toAbsolutePath();
+
     private final HttpClient http = HttpClient.newHttpClient();
 
     @Test
@@ -38,9 +40,11 @@ class ScaleOutIT {
             var ruleId = ProcessStacks.createHotRule(stack, CHANNEL);
             var firstNotify = stack.first(Service.NOTIFY);
             var secondNotify = stack.startInstance(Service.NOTIFY, EmbeddedStack.freePort());
-            try (var atFirst = subscribe(firstNotify); var atSecond = subscribe(secondNotify);
-                    var load = new SteadyLoad(stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES,
-                            RATE).start()) {
+            try (var atFirst = subscribe(firstNotify);
+                    var atSecond = subscribe(secondNotify);
+                    var load = new SteadyLoad(
+                                    stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES, RATE)
+                            .start()) {
                 // when a second decoder and a second rules instance join under load
                 pause(4);
                 var secondDecoder = stack.startInstance(Service.DECODER, EmbeddedStack.freePort());
@@ -57,10 +61,16 @@ class ScaleOutIT {
                 load.close();
 
                 // then every accepted uplink is stored exactly once, in order per device
-                var accepted = load.sent().stream().map(SteadyLoad.Sent::accepted).toList();
-                var checker = new InvariantChecker(new InvariantChecker.Sources(stack.broker().bootstrapServers(),
-                        stack.infrastructure().jdbcUrl(), Postgres.USER, ""));
-                await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofSeconds(1)).ignoreExceptions()
+                var accepted =
+                        load.sent().stream().map(SteadyLoad.Sent::accepted).toList();
+                var checker = new InvariantChecker(new InvariantChecker.Sources(
+                        stack.broker().bootstrapServers(),
+                        stack.infrastructure().jdbcUrl(),
+                        Postgres.USER,
+                        ""));
+                await().atMost(Duration.ofSeconds(120))
+                        .pollInterval(Duration.ofSeconds(1))
+                        .ignoreExceptions()
                         .until(() -> checker.check(accepted).missing().isEmpty());
                 var report = checker.check(accepted);
                 assertThat(report.ok()).as(report.details()).isTrue();
@@ -68,16 +78,23 @@ class ScaleOutIT {
 
                 // and each hot uplink raised one alarm, none twice
                 var expectedAlarms = new HashSet<UUID>();
-                load.sent().stream().filter(SteadyLoad.Sent::hot).forEach(sent -> expectedAlarms.add(
-                        Ids.derive(Ids.derive(sent.accepted().id(), "data-unit"), "alarm:" + ruleId)));
-                await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofSeconds(1))
+                load.sent().stream()
+                        .filter(SteadyLoad.Sent::hot)
+                        .forEach(sent -> expectedAlarms.add(
+                                Ids.derive(Ids.derive(sent.accepted().id(), "data-unit"), "alarm:" + ruleId)));
+                await().atMost(Duration.ofSeconds(60))
+                        .pollInterval(Duration.ofSeconds(1))
                         .until(() -> ProcessStacks.storedAlarms(stack, ruleId).containsAll(expectedAlarms));
-                assertThat(ProcessStacks.storedAlarms(stack, ruleId)).containsExactlyInAnyOrderElementsOf(expectedAlarms);
+                assertThat(ProcessStacks.storedAlarms(stack, ruleId))
+                        .containsExactlyInAnyOrderElementsOf(expectedAlarms);
 
                 // and a subscriber on either notify instance received every data unit
-                var dataUnits = accepted.stream().map(a -> Ids.derive(a.id(), "data-unit").toString()).toList();
+                var dataUnits = accepted.stream()
+                        .map(a -> Ids.derive(a.id(), "data-unit").toString())
+                        .toList();
                 for (var session : List.of(atFirst, atSecond)) {
-                    await().atMost(Duration.ofSeconds(30)).until(() -> ids(session).containsAll(dataUnits));
+                    await().atMost(Duration.ofSeconds(30))
+                            .until(() -> ids(session).containsAll(dataUnits));
                     assertThat(ids(session)).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(dataUnits);
                 }
                 assertThat(thirdDecoder.isAlive()).isTrue();
@@ -95,19 +112,24 @@ class ScaleOutIT {
 
     private Session subscribe(ProcessStack.Instance notify) {
         var dashboard = new PipelineClient.Dashboard(true);
-        var socket = http.newWebSocketBuilder().header("Authorization", "Bearer " + PipelineClient.DASHBOARD_TOKEN)
-                .buildAsync(URI.create(notify.url().replace("http://", "ws://") + "/ws"), dashboard).join();
-        socket.sendText("{\"type\":\"subscribe\",\"id\":\"s\",\"stream\":\"data-units\",\"filter\":{\"channel\":\""
-                + CHANNEL + "\"}}", true);
-        await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("subscribed").size() == 1);
+        var socket = http.newWebSocketBuilder()
+                .header("Authorization", "Bearer " + PipelineClient.DASHBOARD_TOKEN)
+                .buildAsync(URI.create(notify.url().replace("http://", "ws://") + "/ws"), dashboard)
+                .join();
+        socket.sendText(
+                "{\"type\":\"subscribe\",\"id\":\"s\",\"stream\":\"data-units\",\"filter\":{\"channel\":\"" + CHANNEL
+                        + "\"}}",
+                true);
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> dashboard.ofType("subscribed").size() == 1);
         return new Session(dashboard, socket);
     }
 
     private static List<String> ids(Session session) {
-        return session.dashboard().ofType("data-unit").stream().map(m -> m.get("data").get("id").asString()).toList();
+        return session.dashboard().ofType("data-unit").stream()
+                .map(m -> m.get("data").get("id").asString())
+                .toList();
     }
-
-
 
     /** Lets the load run: instances join and leave while uplinks keep arriving. */
     private static void pause(int seconds) throws InterruptedException {

@@ -36,12 +36,18 @@ class SecurityMatrixIT {
 
     private static LocalStack stack;
     private static PipelineClient client;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    private final HttpClient http =
+            HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
     /** Who calls: the secret sent, or null for none. */
     enum Caller {
-        NONE(null), UNKNOWN("not-a-known-secret"), DEVICE(DEVICE_KEY), BOUND_DEVICE(EmbeddedStack.BOUND_KEY),
-        DASHBOARD(DASHBOARD_TOKEN), SCOPED_DASHBOARD(EmbeddedStack.SCOPED_TOKEN), ADMIN(ADMIN_TOKEN);
+        NONE(null),
+        UNKNOWN("not-a-known-secret"),
+        DEVICE(DEVICE_KEY),
+        BOUND_DEVICE(EmbeddedStack.BOUND_KEY),
+        DASHBOARD(DASHBOARD_TOKEN),
+        SCOPED_DASHBOARD(EmbeddedStack.SCOPED_TOKEN),
+        ADMIN(ADMIN_TOKEN);
 
         final String secret;
 
@@ -51,8 +57,7 @@ class SecurityMatrixIT {
     }
 
     /** One request of an endpoint family, and what each caller gets: a status, or a status and problem type. */
-    record Case(String family, String method, String url, String body, Map<Caller, Expect> expected) {
-    }
+    record Case(String family, String method, String url, String body, Map<Caller, Expect> expected) {}
 
     record Expect(int status, String problemType) {
 
@@ -79,54 +84,100 @@ class SecurityMatrixIT {
     @Test
     void everyEndpointFamilyAnswersEachKindOfCallerWithTheRightStatusAndProblem() {
         var typeName = "matrix-" + UUID.randomUUID().toString().substring(0, 8);
-        var ruleId = PipelineClient.json(client.createRule(RULE).body()).get("id").asString();
+        var ruleId =
+                PipelineClient.json(client.createRule(RULE).body()).get("id").asString();
         var cases = new ArrayList<Case>();
 
         // ingest: device keys, per channel.
         for (var path : List.of("/encoded/em300th", "/decoded", "/webhooks/chirpstack/em300th?event=status")) {
-            var body = path.equals("/decoded") ? "{\"deviceId\":\"matrix-1\",\"measurements\":{\"temperature\":21.5}}"
+            var body = path.equals("/decoded")
+                    ? "{\"deviceId\":\"matrix-1\",\"measurements\":{\"temperature\":21.5}}"
                     : path.contains("chirpstack") ? "{}" : UPLINK;
             int accepted = path.contains("chirpstack") ? 204 : 202;
-            cases.add(new Case("ingest " + path, "POST", stack.ingestUrl() + "/sensor-data/" + EmbeddedStack.BOUND_CHANNEL
-                    + path, body, deviceOnly(accepted)));
-            cases.add(new Case("ingest " + path + " (other channel)", "POST", stack.ingestUrl() + "/sensor-data/"
-                    + OTHER_CHANNEL + path, body, withBoundDevice(deviceOnly(accepted), OTHER_CHANNEL_REFUSED)));
+            cases.add(new Case(
+                    "ingest " + path,
+                    "POST",
+                    stack.ingestUrl() + "/sensor-data/" + EmbeddedStack.BOUND_CHANNEL + path,
+                    body,
+                    deviceOnly(accepted)));
+            cases.add(new Case(
+                    "ingest " + path + " (other channel)",
+                    "POST",
+                    stack.ingestUrl() + "/sensor-data/" + OTHER_CHANNEL + path,
+                    body,
+                    withBoundDevice(deviceOnly(accepted), OTHER_CHANNEL_REFUSED)));
         }
 
         // decoder: reads for dashboards and admins, changes for admins.
-        cases.add(new Case("decoder GET /device-types", "GET", stack.decoderUrl() + "/device-types", null,
+        cases.add(
+                new Case("decoder GET /device-types", "GET", stack.decoderUrl() + "/device-types", null, readers(200)));
+        cases.add(
+                new Case("decoder GET /measurements", "GET", stack.decoderUrl() + "/measurements", null, readers(200)));
+        cases.add(new Case(
+                "decoder PUT /device-types/{t}",
+                "PUT",
+                stack.decoderUrl() + "/device-types/" + typeName,
+                "{\"codec\":\"em300th\"}",
+                adminOnly(201)));
+        cases.add(new Case(
+                "decoder GET /device-types/{t}",
+                "GET",
+                stack.decoderUrl() + "/device-types/" + typeName,
+                null,
                 readers(200)));
-        cases.add(new Case("decoder GET /measurements", "GET", stack.decoderUrl() + "/measurements", null,
-                readers(200)));
-        cases.add(new Case("decoder PUT /device-types/{t}", "PUT", stack.decoderUrl() + "/device-types/" + typeName,
-                "{\"codec\":\"em300th\"}", adminOnly(201)));
-        cases.add(new Case("decoder GET /device-types/{t}", "GET", stack.decoderUrl() + "/device-types/" + typeName,
-                null, readers(200)));
-        cases.add(new Case("decoder POST /device-types/{t}/test", "POST", stack.decoderUrl() + "/device-types/"
-                + typeName + "/test", "{\"payloadHex\":\"01755C\"}", adminOnly(200)));
-        cases.add(new Case("decoder DELETE /device-types/{t}", "DELETE", stack.decoderUrl() + "/device-types/"
-                + typeName, null, adminOnly(204)));
-        cases.add(new Case("decoder POST /dead-letters/redrive", "POST", stack.decoderUrl()
-                + "/dead-letters/redrive?deviceType=" + typeName, "", adminOnly(200)));
+        cases.add(new Case(
+                "decoder POST /device-types/{t}/test",
+                "POST",
+                stack.decoderUrl() + "/device-types/" + typeName + "/test",
+                "{\"payloadHex\":\"01755C\"}",
+                adminOnly(200)));
+        cases.add(new Case(
+                "decoder DELETE /device-types/{t}",
+                "DELETE",
+                stack.decoderUrl() + "/device-types/" + typeName,
+                null,
+                adminOnly(204)));
+        cases.add(new Case(
+                "decoder POST /dead-letters/redrive",
+                "POST",
+                stack.decoderUrl() + "/dead-letters/redrive?deviceType=" + typeName,
+                "",
+                adminOnly(200)));
 
         // rules: the same split.
         cases.add(new Case("rules GET /rules", "GET", stack.rulesUrl() + "/rules", null, readers(200)));
         cases.add(new Case("rules GET /rules/{id}", "GET", stack.rulesUrl() + "/rules/" + ruleId, null, readers(200)));
-        cases.add(new Case("rules PUT /rules/{id}", "PUT", stack.rulesUrl() + "/rules/" + ruleId, RULE, adminOnly(200)));
+        cases.add(
+                new Case("rules PUT /rules/{id}", "PUT", stack.rulesUrl() + "/rules/" + ruleId, RULE, adminOnly(200)));
         cases.add(new Case("rules POST /rules", "POST", stack.rulesUrl() + "/rules", RULE, adminOnly(201)));
 
         // notify: history and alarms for dashboards and admins, limited to the token's channels.
-        for (var path : List.of("/data-units", "/data-units/count", "/data-units/latest", "/alarms",
-                "/alarms/count")) {
-            cases.add(new Case("notify GET " + path, "GET", stack.notifyUrl() + path + "?channel="
-                    + EmbeddedStack.SCOPED_CHANNEL, null, readers(200)));
-            cases.add(new Case("notify GET " + path + " (other channel)", "GET", stack.notifyUrl() + path
-                    + "?channel=" + OTHER_CHANNEL, null, withScopedDashboard(readers(200), OTHER_CHANNEL_REFUSED)));
+        for (var path : List.of("/data-units", "/data-units/count", "/data-units/latest", "/alarms", "/alarms/count")) {
+            cases.add(new Case(
+                    "notify GET " + path,
+                    "GET",
+                    stack.notifyUrl() + path + "?channel=" + EmbeddedStack.SCOPED_CHANNEL,
+                    null,
+                    readers(200)));
+            cases.add(new Case(
+                    "notify GET " + path + " (other channel)",
+                    "GET",
+                    stack.notifyUrl() + path + "?channel=" + OTHER_CHANNEL,
+                    null,
+                    withScopedDashboard(readers(200), OTHER_CHANNEL_REFUSED)));
         }
-        cases.add(new Case("notify GET /data-units/{id} (unknown)", "GET", stack.notifyUrl() + "/data-units/"
-                + UUID.randomUUID(), null, readers(404)));
-        cases.add(new Case("notify POST /alarms/{id}/acknowledge (unknown)", "POST", stack.notifyUrl() + "/alarms/"
-                + UUID.randomUUID() + "/acknowledge", "", readers(404)));
+        cases.add(new Case(
+                "notify GET /data-units/{id} (unknown)",
+                "GET",
+                stack.notifyUrl() + "/data-units/" + UUID.randomUUID(),
+                null,
+                readers(404)));
+        cases.add(new Case(
+                "notify POST /alarms/{id}/acknowledge (unknown)",
+                "POST",
+                stack.notifyUrl() + "/alarms/" + UUID.randomUUID() + "/acknowledge",
+                "",
+                readers(404)));
 
         // Every service: probes and scrapers need nothing; the other actuator endpoints are for admins.
         for (var url : List.of(stack.ingestUrl(), stack.decoderUrl(), stack.rulesUrl(), stack.notifyUrl())) {
@@ -140,12 +191,21 @@ class SecurityMatrixIT {
             for (var entry : test.expected().entrySet()) {
                 var response = send(test, entry.getKey());
                 var what = test.family() + " as " + entry.getKey() + ": " + response.body();
-                softly.assertThat(response.statusCode()).as(what).isEqualTo(entry.getValue().status());
+                softly.assertThat(response.statusCode())
+                        .as(what)
+                        .isEqualTo(entry.getValue().status());
                 if (entry.getValue().problemType() != null) {
-                    softly.assertThat(response.headers().firstValue("Content-Type").orElse("")).as(what)
+                    softly.assertThat(response.headers()
+                                    .firstValue("Content-Type")
+                                    .orElse(""))
+                            .as(what)
                             .startsWith("application/problem+json");
-                    softly.assertThat(PipelineClient.json(response.body()).path("type").asString()).as(what)
-                            .isEqualTo("https://iot-pipeline.dev/problems/" + entry.getValue().problemType());
+                    softly.assertThat(PipelineClient.json(response.body())
+                                    .path("type")
+                                    .asString())
+                            .as(what)
+                            .isEqualTo("https://iot-pipeline.dev/problems/"
+                                    + entry.getValue().problemType());
                 }
             }
         }
@@ -159,16 +219,21 @@ class SecurityMatrixIT {
                 + "\"},\"condition\":\"temperature > 30\",\"severity\":\"MINOR\"}");
         assertThat(rule.statusCode()).as(rule.body()).isEqualTo(201);
         var alarmId = new String[1];
-        Awaitility.await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(300)).until(() -> {
-            // 31 °C: the rule's condition holds (it may take a moment before the new rule is on the stream).
-            client.postUplink(channel, "em300th", "{\"deviceId\":\"hot-1\",\"payloadHex\":\"01755C03673601046865\"}");
-            var alarms = PipelineClient.json(client.getHistory("/alarms?channel=" + channel).body());
-            if (alarms.isEmpty()) {
-                return false;
-            }
-            alarmId[0] = alarms.get(0).get("alarmId").asString();
-            return true;
-        });
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .pollInterval(Duration.ofMillis(300))
+                .until(() -> {
+                    // 31 °C: the rule's condition holds (it may take a moment before the new rule is on the stream).
+                    client.postUplink(
+                            channel, "em300th", "{\"deviceId\":\"hot-1\",\"payloadHex\":\"01755C03673601046865\"}");
+                    var alarms = PipelineClient.json(
+                            client.getHistory("/alarms?channel=" + channel).body());
+                    if (alarms.isEmpty()) {
+                        return false;
+                    }
+                    alarmId[0] = alarms.get(0).get("alarmId").asString();
+                    return true;
+                });
         var ack = stack.notifyUrl() + "/alarms/" + alarmId[0] + "/acknowledge";
         var read = stack.notifyUrl() + "/alarms/" + alarmId[0];
 
@@ -196,12 +261,16 @@ class SecurityMatrixIT {
             admin.send("{\"type\":\"subscribe\",\"id\":\"any\",\"stream\":\"alarms\",\"filter\":{\"channel\":\""
                     + OTHER_CHANNEL + "\"}}");
             browser.send("{\"type\":\"subscribe\",\"id\":\"own\",\"stream\":\"alarms\"}");
-            Awaitility.await().atMost(Duration.ofSeconds(10)).until(() -> scoped.messages.size() >= 2
-                    && !admin.messages.isEmpty() && !browser.messages.isEmpty());
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(10))
+                    .until(() ->
+                            scoped.messages.size() >= 2 && !admin.messages.isEmpty() && !browser.messages.isEmpty());
 
-            assertThat(scoped.ofType("error")).singleElement()
+            assertThat(scoped.ofType("error"))
+                    .singleElement()
                     .satisfies(e -> assertThat(e.get("code").asString()).isEqualTo("channel-forbidden"));
-            assertThat(scoped.ofType("subscribed")).singleElement()
+            assertThat(scoped.ofType("subscribed"))
+                    .singleElement()
                     .satisfies(m -> assertThat(m.get("id").asString()).isEqualTo("own"));
             assertThat(admin.ofType("subscribed")).hasSize(1);
             assertThat(browser.subprotocol()).isEqualTo("bearer");
@@ -228,7 +297,8 @@ class SecurityMatrixIT {
 
         try (var dashboard = client.dashboard(DASHBOARD_TOKEN)) {
             dashboard.send("{\"type\":\"ping\",\"id\":\"" + "x".repeat(20_000) + "\"}");
-            assertThat(dashboard.closed.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1009);
+            assertThat(dashboard.closed.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .isEqualTo(1009);
         }
 
         var held = new ArrayList<PipelineClient.Dashboard>();
@@ -237,11 +307,13 @@ class SecurityMatrixIT {
             // test's connection after the client closed it: each held connection is one a pong proved counted,
             // and one refused for a slot an earlier test still holds is retried, so the next one is the 41st.
             while (held.size() < 40) {
-                held.add(Awaitility.await().atMost(Duration.ofSeconds(20)).until(this::countedAdminConnection,
-                        java.util.Objects::nonNull));
+                held.add(Awaitility.await()
+                        .atMost(Duration.ofSeconds(20))
+                        .until(this::countedAdminConnection, java.util.Objects::nonNull));
             }
             try (var oneTooMany = client.dashboard(ADMIN_TOKEN)) {
-                assertThat(oneTooMany.closed.get(10, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1008);
+                assertThat(oneTooMany.closed.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                        .isEqualTo(1008);
             }
             assertThat(held).noneMatch(d -> d.closed.isDone());
         } finally {
@@ -251,7 +323,9 @@ class SecurityMatrixIT {
         Awaitility.await().atMost(Duration.ofSeconds(10)).untilAsserted(() -> {
             try (var again = client.dashboard(ADMIN_TOKEN)) {
                 again.send("{\"type\":\"ping\",\"id\":\"p\"}");
-                Awaitility.await().atMost(Duration.ofSeconds(3)).until(() -> !again.ofType("pong").isEmpty());
+                Awaitility.await()
+                        .atMost(Duration.ofSeconds(3))
+                        .until(() -> !again.ofType("pong").isEmpty());
             }
         });
     }
@@ -260,7 +334,8 @@ class SecurityMatrixIT {
     private PipelineClient.Dashboard countedAdminConnection() throws Exception {
         var dashboard = client.dashboard(ADMIN_TOKEN);
         dashboard.send("{\"type\":\"ping\",\"id\":\"held\"}");
-        Awaitility.await().atMost(Duration.ofSeconds(10))
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
                 .until(() -> !dashboard.ofType("pong").isEmpty() || dashboard.closed.isDone());
         if (dashboard.closed.isDone()) {
             dashboard.close();
@@ -279,20 +354,45 @@ class SecurityMatrixIT {
             checks.put(url + " body over the limit", send("POST", url + "/rules", "x".repeat(1_100_000), admin));
         }
         checks.put("decoder wrong method", send("POST", stack.decoderUrl() + "/device-types", "{}", admin));
-        checks.put("decoder wrong content type", sendTyped("PUT", stack.decoderUrl() + "/device-types/x", "codec=json",
-                "text/plain", admin));
+        checks.put(
+                "decoder wrong content type",
+                sendTyped("PUT", stack.decoderUrl() + "/device-types/x", "codec=json", "text/plain", admin));
         checks.put("decoder malformed JSON", send("PUT", stack.decoderUrl() + "/device-types/x", "{\"codec\":", admin));
-        checks.put("decoder JSON too deep", send("PUT", stack.decoderUrl() + "/device-types/x",
-                "{\"codec\":\"json\",\"mapping\":" + "{\"a\":".repeat(80) + "1" + "}".repeat(80) + "}", admin));
-        checks.put("decoder script the engine refuses", send("PUT", stack.decoderUrl() + "/device-types/x",
-                "{\"codec\":\"javascript\",\"script\":\"function decodeUplink(input) {\\n return {data:{n: 10n}}; }\"}",
-                admin));
-        checks.put("rules unknown enum", send("POST", stack.rulesUrl() + "/rules",
-                "{\"name\":\"x\",\"condition\":\"temperature > 1\",\"severity\":\"loud\"}", admin));
-        checks.put("rules wrong type", send("POST", stack.rulesUrl() + "/rules",
-                "{\"name\":\"x\",\"condition\":\"temperature > 1\",\"enabled\":\"sometimes\"}", admin));
-        checks.put("rules too long", send("POST", stack.rulesUrl() + "/rules", "{\"name\":\"x\",\"condition\":\""
-                + "temperature > 1 && ".repeat(200) + "true\"}", admin));
+        checks.put(
+                "decoder JSON too deep",
+                send(
+                        "PUT",
+                        stack.decoderUrl() + "/device-types/x",
+                        "{\"codec\":\"json\",\"mapping\":" + "{\"a\":".repeat(80) + "1" + "}".repeat(80) + "}",
+                        admin));
+        checks.put(
+                "decoder script the engine refuses",
+                send(
+                        "PUT",
+                        stack.decoderUrl() + "/device-types/x",
+                        "{\"codec\":\"javascript\",\"script\":\"function decodeUplink(input) {\\n return {data:{n: 10n}}; }\"}",
+                        admin));
+        checks.put(
+                "rules unknown enum",
+                send(
+                        "POST",
+                        stack.rulesUrl() + "/rules",
+                        "{\"name\":\"x\",\"condition\":\"temperature > 1\",\"severity\":\"loud\"}",
+                        admin));
+        checks.put(
+                "rules wrong type",
+                send(
+                        "POST",
+                        stack.rulesUrl() + "/rules",
+                        "{\"name\":\"x\",\"condition\":\"temperature > 1\",\"enabled\":\"sometimes\"}",
+                        admin));
+        checks.put(
+                "rules too long",
+                send(
+                        "POST",
+                        stack.rulesUrl() + "/rules",
+                        "{\"name\":\"x\",\"condition\":\"" + "temperature > 1 && ".repeat(200) + "true\"}",
+                        admin));
         checks.put("notify bad parameter", send("GET", stack.notifyUrl() + "/data-units?from=yesterday", null, admin));
         checks.put("notify bad limit", send("GET", stack.notifyUrl() + "/alarms?limit=0", null, admin));
         checks.put("notify bad id", send("GET", stack.notifyUrl() + "/data-units/not-a-uuid", null, admin));
@@ -300,26 +400,40 @@ class SecurityMatrixIT {
         checks.forEach((what, response) -> {
             var as = what + ": " + response.body();
             softly.assertThat(response.statusCode()).as(as).isBetween(400, 499);
-            softly.assertThat(response.headers().firstValue("Content-Type").orElse("")).as(as)
+            softly.assertThat(response.headers().firstValue("Content-Type").orElse(""))
+                    .as(as)
                     .startsWith("application/problem+json");
             var problem = PipelineClient.json(response.body());
             softly.assertThat(problem.path("type").asString()).as(as).startsWith("https://iot-pipeline.dev/problems/");
             softly.assertThat(problem.path("status").asInt()).as(as).isEqualTo(response.statusCode());
-            softly.assertThat(response.body()).as(as).doesNotContain("java.", "dev.iotpipeline", "Exception:",
-                    "\"trace\"", ADMIN_TOKEN);
+            softly.assertThat(response.body())
+                    .as(as)
+                    .doesNotContain("java.", "dev.iotpipeline", "Exception:", "\"trace\"", ADMIN_TOKEN);
         });
-        softly.assertThat(PipelineClient.json(checks.get("rules unknown enum").body()).path("detail").asString())
+        softly.assertThat(PipelineClient.json(checks.get("rules unknown enum").body())
+                        .path("detail")
+                        .asString())
                 .isEqualTo("severity: 'loud' is not one of CRITICAL, MAJOR, MINOR, WARNING, INFO");
-        softly.assertThat(PipelineClient.json(checks.get("rules wrong type").body()).path("field").asString())
+        softly.assertThat(PipelineClient.json(checks.get("rules wrong type").body())
+                        .path("field")
+                        .asString())
                 .isEqualTo("enabled");
-        var refused = PipelineClient.json(checks.get("decoder script the engine refuses").body());
+        var refused = PipelineClient.json(
+                checks.get("decoder script the engine refuses").body());
         softly.assertThat(refused.path("type").asString()).endsWith("/invalid-script");
         softly.assertThat(refused.path("line").asInt()).isEqualTo(2);
         // A vendor codec that once crashed the engine's analysis (a 500) is a codec like any other now.
-        softly.assertThat(send("PUT", stack.decoderUrl() + "/device-types/catch-without-binding",
-                "{\"codec\":\"javascript\",\"script\":\"function decodeUplink(input) { try { x(); } catch { }"
-                        + " return {data:{}}; }\"}", admin).statusCode()).isIn(200, 201);
-        softly.assertThat(checks.get(stack.decoderUrl() + " body over the limit").statusCode()).isEqualTo(413);
+        softly.assertThat(send(
+                                "PUT",
+                                stack.decoderUrl() + "/device-types/catch-without-binding",
+                                "{\"codec\":\"javascript\",\"script\":\"function decodeUplink(input) { try { x(); } catch { }"
+                                        + " return {data:{}}; }\"}",
+                                admin)
+                        .statusCode())
+                .isIn(200, 201);
+        softly.assertThat(
+                        checks.get(stack.decoderUrl() + " body over the limit").statusCode())
+                .isEqualTo(413);
         softly.assertAll();
     }
 
@@ -327,13 +441,18 @@ class SecurityMatrixIT {
     void requestsTheServletContainerRefusesItselfAreProblemsToo() throws Exception {
         for (var url : List.of(stack.ingestUrl(), stack.decoderUrl(), stack.rulesUrl(), stack.notifyUrl())) {
             var port = URI.create(url).getPort();
-            for (var request : List.of("GET /data-units/%zz HTTP/1.1\r\nHost: x\r\n\r\n",
+            for (var request : List.of(
+                    "GET /data-units/%zz HTTP/1.1\r\nHost: x\r\n\r\n",
                     "GET /a/..%2f..%2fetc HTTP/1.1\r\nHost: x\r\n\r\n",
                     "GET /rules HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer " + "a".repeat(20_000) + "\r\n\r\n")) {
                 var answer = raw(port, request);
-                assertThat(answer).as(url + " " + request.substring(0, 30)).startsWith("HTTP/1.1 400")
-                        .contains("application/problem+json").contains("/problems/bad-request")
-                        .doesNotContainIgnoringCase("tomcat").doesNotContain("<html");
+                assertThat(answer)
+                        .as(url + " " + request.substring(0, 30))
+                        .startsWith("HTTP/1.1 400")
+                        .contains("application/problem+json")
+                        .contains("/problems/bad-request")
+                        .doesNotContainIgnoringCase("tomcat")
+                        .doesNotContain("<html");
             }
         }
     }
@@ -359,8 +478,9 @@ class SecurityMatrixIT {
             builder.header("Authorization", "Bearer " + secret);
         }
         try {
-            builder.buildAsync(URI.create(stack.notifyWebSocketUrl()), new java.net.http.WebSocket.Listener() { })
-                    .join().abort();
+            builder.buildAsync(URI.create(stack.notifyWebSocketUrl()), new java.net.http.WebSocket.Listener() {})
+                    .join()
+                    .abort();
             return 101;
         } catch (CompletionException e) {
             if (e.getCause() instanceof WebSocketHandshakeException refused) {
@@ -385,9 +505,11 @@ class SecurityMatrixIT {
     }
 
     private HttpResponse<String> sendTyped(String method, String url, String body, String contentType, String secret) {
-        var request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
-                .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-                        : HttpRequest.BodyPublishers.ofString(body));
+        var request = HttpRequest.newBuilder(URI.create(url))
+                .timeout(Duration.ofSeconds(30))
+                .method(
+                        method,
+                        body == null ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(body));
         if (body != null) {
             request.header("Content-Type", contentType);
         }

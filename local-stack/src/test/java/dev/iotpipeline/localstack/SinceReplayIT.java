@@ -10,8 +10,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 
 /** Gap-free reconnects: {@code since} replays what a client missed and joins the live stream without duplicates. */
@@ -28,13 +28,15 @@ class SinceReplayIT {
         List<String> second;
         try (var before = client.dashboard()) {
             before.send(subscribe(channel, null));
-            await().atMost(Duration.ofSeconds(10)).until(() -> before.ofType("subscribed").size() == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> before.ofType("subscribed").size() == 1);
 
             // given live traffic: 8 devices, 400 uplinks at about 100 per second
             var traffic = CompletableFuture.runAsync(() -> post(channel, 400, expected));
 
             // when the dashboard drops mid-stream
-            await().atMost(Duration.ofSeconds(30)).until(() -> before.ofType("data-unit").size() >= 100);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> before.ofType("data-unit").size() >= 100);
             before.close();
             await().atMost(Duration.ofSeconds(5)).until(before.closed::isDone);
             first = ids(before);
@@ -44,7 +46,8 @@ class SinceReplayIT {
                 after.send(subscribe(channel, first.getLast()));
                 traffic.join();
                 await().atMost(Duration.ofSeconds(60)).until(() -> ids(after).size() + first.size() >= expected.size());
-                await().during(Duration.ofSeconds(1)).atMost(Duration.ofSeconds(5))
+                await().during(Duration.ofSeconds(1))
+                        .atMost(Duration.ofSeconds(5))
                         .until(() -> ids(after).size() + first.size() == expected.size());
                 second = ids(after);
                 assertThat(after.ofType("replayed")).hasSize(1);
@@ -77,17 +80,21 @@ class SinceReplayIT {
             var replayed = dashboard.ofType("replayed").getFirst();
             assertThat(replayed.get("count").asLong()).isEqualTo(30);
             // the marker sits at the seam: 30 replayed before it, the live ones after
-            assertThat(dashboard.messages.indexOf(replayed)).isGreaterThan(
-                    dashboard.messages.indexOf(dashboard.ofType("data-unit").get(29)));
+            assertThat(dashboard.messages.indexOf(replayed))
+                    .isGreaterThan(dashboard.messages.indexOf(
+                            dashboard.ofType("data-unit").get(29)));
         }
     }
 
     private void post(String channel, int uplinks, Set<String> dataUnitIds) {
         for (int i = 0; i < uplinks; i++) {
-            var response = client.postUplink(channel, "em300th",
+            var response = client.postUplink(
+                    channel,
+                    "em300th",
                     "{\"deviceId\":\"dev-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i % 8));
             assertThat(response.statusCode()).isEqualTo(202);
-            var uplinkId = UUID.fromString(PipelineClient.json(response.body()).get("id").asString());
+            var uplinkId = UUID.fromString(
+                    PipelineClient.json(response.body()).get("id").asString());
             dataUnitIds.add(Ids.derive(uplinkId, "data-unit").toString());
             try {
                 Thread.sleep(10);
@@ -99,7 +106,9 @@ class SinceReplayIT {
     }
 
     private static List<String> ids(PipelineClient.Dashboard dashboard) {
-        return dashboard.ofType("data-unit").stream().map(m -> m.get("data").get("id").asString()).toList();
+        return dashboard.ofType("data-unit").stream()
+                .map(m -> m.get("data").get("id").asString())
+                .toList();
     }
 
     private static String subscribe(String channel, String since) {

@@ -25,21 +25,26 @@ class SlowClientIT {
         var channel = "slow-" + UUID.randomUUID().toString().substring(0, 8);
         double closesBefore = client.notifyMetric(SERVER_CLOSES);
         double sessionsBefore = client.notifyMetric("notify_sessions ");
-        try (var stuck = client.stuckDashboard(); var fast = client.dashboard(); var alsoFast = client.dashboard()) {
+        try (var stuck = client.stuckDashboard();
+                var fast = client.dashboard();
+                var alsoFast = client.dashboard()) {
             for (var dashboard : List.of(stuck, fast, alsoFast)) {
                 dashboard.send(subscribe(channel));
             }
-            await().atMost(Duration.ofSeconds(10)).until(() -> fast.ofType("subscribed").size() == 1
-                    && alsoFast.ofType("subscribed").size() == 1);
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> fast.ofType("subscribed").size() == 1
+                            && alsoFast.ofType("subscribed").size() == 1);
 
             // when 3,000 data units arrive over ten seconds, far more than the stuck client's buffers hold
             int total = 3000;
             for (int from = 0; from < total; from += 30) {
                 int first = from;
-                var items = IntStream.range(from, from + 30).mapToObj(i ->
-                        "{\"deviceId\":\"b-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(first + i % 50))
+                var items = IntStream.range(from, from + 30)
+                        .mapToObj(i -> "{\"deviceId\":\"b-%d\",\"payloadHex\":\"0175640367C800046850\"}"
+                                .formatted(first + i % 50))
                         .toList();
-                assertThat(client.postBatch(channel, "em300th", items).statusCode()).isEqualTo(202);
+                assertThat(client.postBatch(channel, "em300th", items).statusCode())
+                        .isEqualTo(202);
                 Thread.sleep(100);
             }
 
@@ -52,7 +57,8 @@ class SlowClientIT {
                 assertThat(dashboard.closed).isNotDone();
             }
             // and the stuck client was disconnected by the server: behind (1013) or silent (4408), whichever first
-            await().atMost(Duration.ofSeconds(30)).until(() -> client.notifyMetric("notify_sessions ") == sessionsBefore + 2);
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> client.notifyMetric("notify_sessions ") == sessionsBefore + 2);
             assertThat(client.notifyMetric(SERVER_CLOSES)).isGreaterThan(closesBefore);
         }
     }

@@ -33,7 +33,9 @@ class StackOwnershipIT {
             assertThat(run.waitFor(60, TimeUnit.SECONDS)).isTrue();
             var output = new String(run.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(run.exitValue()).as(output).isEqualTo(2);
-            assertThat(output).contains("port " + port + " (kafka) is taken by pid " + ProcessHandle.current().pid());
+            assertThat(output)
+                    .contains("port " + port + " (kafka) is taken by pid "
+                            + ProcessHandle.current().pid());
             assertThat(output).doesNotContain("READY");
         }
     }
@@ -63,7 +65,10 @@ class StackOwnershipIT {
     }
 
     private static ProcessBuilder java(String mainClass) {
-        return new ProcessBuilder(List.of(ProcessHandle.current().info().command().orElse("java"), "-cp",
-                System.getProperty("java.class.path"), mainClass));
+        return new ProcessBuilder(List.of(
+                ProcessHandle.current().info().command().orElse("java"),
+                "-cp",
+                System.getProperty("java.class.path"),
+                mainClass));
     }
 }

@@ -24,17 +24,16 @@ import java.util.concurrent.atomic.AtomicBoolean;
 final class SteadyLoad implements AutoCloseable {
 
     /** One answer the load got: when, how long it took, and its status (0 = no answer: refused, timed out). */
-    record Answer(long atNanos, long latencyNanos, int status) {
-    }
+    record Answer(long atNanos, long latencyNanos, int status) {}
 
     /** A 202 with the client's view of the uplink. */
-    record Sent(InvariantChecker.Accepted accepted, boolean hot, long atNanos) {
-    }
+    record Sent(InvariantChecker.Accepted accepted, boolean hot, long atNanos) {}
 
     private static final String HOT = "01755C03675E01046865";
     private static final String COOL = "01755C0367C800046865";
     /** COOL with battery 91 % instead of 92 %. */
     private static final String COOL_CONFLICTING = "01755B0367C800046865";
+
     static final int CONFLICT_EVERY = 10;
 
     private final String ingestUrl;
@@ -42,8 +41,10 @@ final class SteadyLoad implements AutoCloseable {
     private final String channel;
     private final int devices;
     private final Duration interval;
-    private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-            .executor(Executors.newVirtualThreadPerTaskExecutor()).build();
+    private final HttpClient http = HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(2))
+            .executor(Executors.newVirtualThreadPerTaskExecutor())
+            .build();
     private final ConcurrentLinkedQueue<Sent> sent = new ConcurrentLinkedQueue<>();
     private final ConcurrentLinkedQueue<Answer> answers = new ConcurrentLinkedQueue<>();
     private final AtomicBoolean running = new AtomicBoolean(true);
@@ -100,7 +101,8 @@ final class SteadyLoad implements AutoCloseable {
                 .timeout(Duration.ofSeconds(10))
                 .header("Authorization", "Bearer " + key)
                 .header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+                .POST(HttpRequest.BodyPublishers.ofString(body))
+                .build();
         long started = System.nanoTime();
         int status;
         UUID accepted = null;
@@ -108,7 +110,8 @@ final class SteadyLoad implements AutoCloseable {
             var response = http.send(request, HttpResponse.BodyHandlers.ofString());
             status = response.statusCode();
             if (status == 202) {
-                accepted = UUID.fromString(PipelineClient.json(response.body()).get("id").asString());
+                accepted = UUID.fromString(
+                        PipelineClient.json(response.body()).get("id").asString());
             }
         } catch (Exception e) {
             status = 0;
@@ -116,8 +119,8 @@ final class SteadyLoad implements AutoCloseable {
         long now = System.nanoTime();
         answers.add(new Answer(now, now - started, status));
         if (accepted != null) {
-            sent.add(new Sent(new InvariantChecker.Accepted(accepted, deviceId, seq, conflicting),
-                    payloadHex.equals(HOT), now));
+            sent.add(new Sent(
+                    new InvariantChecker.Accepted(accepted, deviceId, seq, conflicting), payloadHex.equals(HOT), now));
         }
         return accepted;
     }
@@ -141,16 +144,22 @@ final class SteadyLoad implements AutoCloseable {
     }
 
     List<Sent> sentBetween(long fromNanos, long toNanos) {
-        return sent.stream().filter(s -> s.atNanos() >= fromNanos && s.atNanos() < toNanos).toList();
+        return sent.stream()
+                .filter(s -> s.atNanos() >= fromNanos && s.atNanos() < toNanos)
+                .toList();
     }
 
     /** The 202s between two times that were each a new uplink (no conflicting retry), one per id. */
     List<Sent> newUplinksBetween(long fromNanos, long toNanos) {
-        return sentBetween(fromNanos, toNanos).stream().filter(s -> !s.accepted().conflicting()).toList();
+        return sentBetween(fromNanos, toNanos).stream()
+                .filter(s -> !s.accepted().conflicting())
+                .toList();
     }
 
     List<Answer> answersBetween(long fromNanos, long toNanos) {
-        return answers.stream().filter(a -> a.atNanos() >= fromNanos && a.atNanos() < toNanos).toList();
+        return answers.stream()
+                .filter(a -> a.atNanos() >= fromNanos && a.atNanos() < toNanos)
+                .toList();
     }
 
     /** The newest 202 of a new uplink (not a conflicting retry) answered after {@code afterNanos}, if any. */

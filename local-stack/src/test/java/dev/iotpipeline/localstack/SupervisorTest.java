@@ -18,8 +18,8 @@ import org.junit.jupiter.api.Test;
 /** The supervisor on real child processes, killed with kill -9. */
 class SupervisorTest {
 
-    private static final Supervisor.Policy FAST = new Supervisor.Policy(Duration.ofMillis(20), Duration.ofMillis(80),
-            3, Duration.ofMinutes(1), Duration.ofMillis(20));
+    private static final Supervisor.Policy FAST = new Supervisor.Policy(
+            Duration.ofMillis(20), Duration.ofMillis(80), 3, Duration.ofMinutes(1), Duration.ofMillis(20));
 
     private final ByteArrayOutputStream output = new ByteArrayOutputStream();
     private final PrintStream console = new PrintStream(output, true, StandardCharsets.UTF_8);
@@ -44,8 +44,11 @@ class SupervisorTest {
         }
 
         Supervisor.Part part(String name) {
-            return new Supervisor.Part(name, () -> Optional.ofNullable(process).map(Process::toHandle),
-                    () -> Supervisor.ending(process), this::start);
+            return new Supervisor.Part(
+                    name,
+                    () -> Optional.ofNullable(process).map(Process::toHandle),
+                    () -> Supervisor.ending(process),
+                    this::start);
         }
     }
 
@@ -69,7 +72,8 @@ class SupervisorTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> decoder.starts.get() == 2 && decoder.process.isAlive());
         await().atMost(Duration.ofSeconds(5)).until(() -> text().contains("decoder :8081 is back"));
         assertThat(decoder.process.pid()).isNotEqualTo(killed);
-        assertThat(text()).contains("decoder :8081 died (killed by signal 9, SIGKILL); restarting it in 0.0 s")
+        assertThat(text())
+                .contains("decoder :8081 died (killed by signal 9, SIGKILL); restarting it in 0.0 s")
                 .containsPattern("\\d\\d:\\d\\d:\\d\\d decoder :8081 is back \\(pid " + decoder.process.pid()
                         + "\\), ready \\d+\\.\\d s after it died")
                 .doesNotContain("kafka");
@@ -84,19 +88,25 @@ class SupervisorTest {
         await().atMost(Duration.ofSeconds(10)).until(() -> supervisor.gaveUp("rules :8082"));
         int starts = crashing.starts.get();
 
-        await("no restart after giving up").during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2))
+        await("no restart after giving up")
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(2))
                 .until(() -> crashing.starts.get() == starts);
-        assertThat(starts).as("the first start and one per death allowed in the window").isEqualTo(1 + 3);
-        assertThat(text()).contains("rules :8082 died (exit code 3)",
-                "rules :8082 has died 4 times within 1 min (last: exit code 3) and is NOT restarted again");
+        assertThat(starts)
+                .as("the first start and one per death allowed in the window")
+                .isEqualTo(1 + 3);
+        assertThat(text())
+                .contains(
+                        "rules :8082 died (exit code 3)",
+                        "rules :8082 has died 4 times within 1 min (last: exit code 3) and is NOT restarted again");
     }
 
     @Test
     void aRestartThatFailsIsTriedAgainWithALongerDelay() throws Exception {
         var sleeper = new ChildPart("sleep", "600");
         var attempts = new AtomicInteger();
-        var part = new Supervisor.Part("postgres", () -> Optional.of(sleeper.process.toHandle()),
-                () -> "its postmaster is gone", () -> {
+        var part = new Supervisor.Part(
+                "postgres", () -> Optional.of(sleeper.process.toHandle()), () -> "its postmaster is gone", () -> {
                     if (attempts.incrementAndGet() == 1) {
                         throw new IOException("port 5433 is still held\nsecond line");
                     }
@@ -108,8 +118,10 @@ class SupervisorTest {
 
         await().atMost(Duration.ofSeconds(10)).until(() -> text().contains("postgres is back"));
         assertThat(attempts).hasValue(2);
-        assertThat(text()).contains("postgres died (its postmaster is gone); restarting it in 0.0 s",
-                "postgres died (its restart failed: port 5433 is still held); restarting it in 0.0 s")
+        assertThat(text())
+                .contains(
+                        "postgres died (its postmaster is gone); restarting it in 0.0 s",
+                        "postgres died (its restart failed: port 5433 is still held); restarting it in 0.0 s")
                 .doesNotContain("second line");
     }
 
@@ -122,7 +134,8 @@ class SupervisorTest {
         kill9(decoder.process.pid());
         decoder.process.waitFor();
 
-        await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2))
+        await().during(Duration.ofMillis(200))
+                .atMost(Duration.ofSeconds(2))
                 .until(() -> decoder.starts.get() == 1 && text().isEmpty());
     }
 
@@ -130,8 +143,12 @@ class SupervisorTest {
     void theDelayDoublesFromTheFirstUpToItsCeiling() {
         var policy = Supervisor.Policy.DEFAULT;
         assertThat(List.of(policy.delay(1), policy.delay(2), policy.delay(3), policy.delay(7), policy.delay(60)))
-                .containsExactly(Duration.ofMillis(500), Duration.ofSeconds(1), Duration.ofSeconds(2),
-                        Duration.ofSeconds(30), Duration.ofSeconds(30));
+                .containsExactly(
+                        Duration.ofMillis(500),
+                        Duration.ofSeconds(1),
+                        Duration.ofSeconds(2),
+                        Duration.ofSeconds(30),
+                        Duration.ofSeconds(30));
     }
 
     private String text() {
@@ -139,6 +156,7 @@ class SupervisorTest {
     }
 
     private static void kill9(long pid) throws Exception {
-        assertThat(new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor()).isZero();
+        assertThat(new ProcessBuilder("kill", "-9", Long.toString(pid)).start().waitFor())
+                .isZero();
     }
 }

@@ -34,8 +34,10 @@ class TopicPartitionsIT {
         int before = partitions(existing);
         var fresh = "it-partitions-" + UUID.randomUUID();
 
-        var declared = TopicPartitions.keepExisting(spring.getConfigurationProperties(),
-                PipelineTopic.DATA_UNITS.newTopic(before + 3, (short) 1), new NewTopic(fresh, before + 3, (short) 1));
+        var declared = TopicPartitions.keepExisting(
+                spring.getConfigurationProperties(),
+                PipelineTopic.DATA_UNITS.newTopic(before + 3, (short) 1),
+                new NewTopic(fresh, before + 3, (short) 1));
         spring.createOrModifyTopics(declared);
 
         assertThat(declared).extracting(NewTopic::numPartitions).containsExactly(before, before + 3);
@@ -45,23 +47,39 @@ class TopicPartitionsIT {
 
     @Test
     void shouldGiveEachTopicTheRetentionItsOwningServiceDeclares() throws Exception {
-        var expected = Map.of(PipelineTopic.UPLINKS_ENCODED, Duration.ofDays(7), PipelineTopic.DATA_UNITS,
-                Duration.ofDays(7), PipelineTopic.DEAD_LETTER, Duration.ofDays(30), PipelineTopic.ALARMS,
-                Duration.ofDays(30), PipelineTopic.EVENTS_DEAD_LETTER, Duration.ofDays(30));
+        var expected = Map.of(
+                PipelineTopic.UPLINKS_ENCODED,
+                Duration.ofDays(7),
+                PipelineTopic.DATA_UNITS,
+                Duration.ofDays(7),
+                PipelineTopic.DEAD_LETTER,
+                Duration.ofDays(30),
+                PipelineTopic.ALARMS,
+                Duration.ofDays(30),
+                PipelineTopic.EVENTS_DEAD_LETTER,
+                Duration.ofDays(30));
         try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
             var resources = expected.keySet().stream()
-                    .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.topicName())).toList();
+                    .map(t -> new ConfigResource(ConfigResource.Type.TOPIC, t.topicName()))
+                    .toList();
             var configs = admin.describeConfigs(resources).all().get(10, TimeUnit.SECONDS);
-            expected.forEach((topic, retention) -> assertThat(configs.get(new ConfigResource(ConfigResource.Type.TOPIC,
-                    topic.topicName())).get(TopicConfig.RETENTION_MS_CONFIG).value())
-                    .as(topic.topicName()).isEqualTo(Long.toString(retention.toMillis())));
+            expected.forEach((topic, retention) -> assertThat(
+                            configs.get(new ConfigResource(ConfigResource.Type.TOPIC, topic.topicName()))
+                                    .get(TopicConfig.RETENTION_MS_CONFIG)
+                                    .value())
+                    .as(topic.topicName())
+                    .isEqualTo(Long.toString(retention.toMillis())));
         }
     }
 
     private int partitions(String topic) throws Exception {
         try (var admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers()))) {
-            return admin.describeTopics(List.of(topic)).allTopicNames().get(10, TimeUnit.SECONDS).get(topic)
-                    .partitions().size();
+            return admin.describeTopics(List.of(topic))
+                    .allTopicNames()
+                    .get(10, TimeUnit.SECONDS)
+                    .get(topic)
+                    .partitions()
+                    .size();
         }
     }
 }

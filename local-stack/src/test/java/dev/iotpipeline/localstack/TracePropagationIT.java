@@ -40,8 +40,10 @@ class TracePropagationIT {
 
         var hops = follow(channel(), "traceparent", traceparent);
 
-        assertThat(hops).as("trace id per hop").containsOnlyKeys("uplinks.encoded", "data-units", "alarms",
-                "ws data-unit", "ws alarm").allSatisfy((hop, id) -> assertThat(id).as(hop).isEqualTo(traceId));
+        assertThat(hops)
+                .as("trace id per hop")
+                .containsOnlyKeys("uplinks.encoded", "data-units", "alarms", "ws data-unit", "ws alarm")
+                .allSatisfy((hop, id) -> assertThat(id).as(hop).isEqualTo(traceId));
     }
 
     @Test
@@ -51,8 +53,10 @@ class TracePropagationIT {
 
         var hops = follow(channel(), "traceparent", traceparent);
 
-        assertThat(hops).as("trace id per hop").containsOnlyKeys("uplinks.encoded", "data-units", "alarms",
-                "ws data-unit", "ws alarm").allSatisfy((hop, id) -> assertThat(id).as(hop).isEqualTo(traceId));
+        assertThat(hops)
+                .as("trace id per hop")
+                .containsOnlyKeys("uplinks.encoded", "data-units", "alarms", "ws data-unit", "ws alarm")
+                .allSatisfy((hop, id) -> assertThat(id).as(hop).isEqualTo(traceId));
     }
 
     @Test
@@ -61,8 +65,10 @@ class TracePropagationIT {
 
         var traceId = hops.get("uplinks.encoded");
         assertThat(traceId).matches("[0-9a-f]{32}");
-        assertThat(hops).as("trace id per hop").hasSize(5).allSatisfy((hop, id) -> assertThat(id).as(hop)
-                .isEqualTo(traceId));
+        assertThat(hops)
+                .as("trace id per hop")
+                .hasSize(5)
+                .allSatisfy((hop, id) -> assertThat(id).as(hop).isEqualTo(traceId));
     }
 
     @Test
@@ -70,7 +76,8 @@ class TracePropagationIT {
         var type = "trace-failing-" + UUID.randomUUID().toString().substring(0, 8);
         assertThat(client.put(stack.decoderUrl() + "/device-types/" + type, """
                 {"codec":"javascript","script":"function decodeUplink(input) { return { errors: ['never'] }; }"}
-                """).statusCode()).isEqualTo(201);
+                """).statusCode())
+                .isEqualTo(201);
         var traceId = HexFormat.of().formatHex(randomBytes(16));
         var traceparent = "00-" + traceId + "-" + HexFormat.of().formatHex(randomBytes(8)) + "-01";
         var channel = channel();
@@ -78,14 +85,20 @@ class TracePropagationIT {
         // ingest learns new types from the device-types topic: posted once it stops answering 404
         var response = new AtomicReference<HttpResponse<String>>();
         await().atMost(Duration.ofSeconds(10)).until(() -> {
-            response.set(client.postIngest("/sensor-data/" + channel + "/encoded/" + type, PipelineClient.DEVICE_KEY,
-                    "{\"deviceId\":\"d-1\",\"payloadHex\":\"01\",\"fPort\":85}", "traceparent", traceparent));
+            response.set(client.postIngest(
+                    "/sensor-data/" + channel + "/encoded/" + type,
+                    PipelineClient.DEVICE_KEY,
+                    "{\"deviceId\":\"d-1\",\"payloadHex\":\"01\",\"fPort\":85}",
+                    "traceparent",
+                    traceparent));
             return response.get().statusCode() != 404;
         });
         assertThat(response.get().statusCode()).as(response.get().body()).isEqualTo(202);
         var uplinkId = PipelineClient.json(response.get().body()).get("id").asString();
 
-        assertThat(traceIdOf(PipelineTopic.DEAD_LETTER, uplink -> uplink.get("id").asString().equals(uplinkId)))
+        assertThat(traceIdOf(
+                        PipelineTopic.DEAD_LETTER,
+                        uplink -> uplink.get("id").asString().equals(uplinkId)))
                 .isEqualTo(traceId);
     }
 
@@ -95,27 +108,45 @@ class TracePropagationIT {
                 {"name":"hot","filter":{"channel":"%s"},"condition":"temperature > 30","severity":"CRITICAL"}
                 """.formatted(channel)).statusCode()).isEqualTo(201);
         try (var dashboard = client.dashboard()) {
-            dashboard.send(("{\"type\":\"subscribe\",\"id\":\"u\",\"stream\":\"data-units\",\"filter\":{\"channel\":\"%s\"}}")
-                    .formatted(channel));
-            dashboard.send(("{\"type\":\"subscribe\",\"id\":\"a\",\"stream\":\"alarms\",\"filter\":{\"channel\":\"%s\"}}")
-                    .formatted(channel));
-            await().atMost(Duration.ofSeconds(10)).until(() -> dashboard.ofType("subscribed").size() == 2);
+            dashboard.send(
+                    ("{\"type\":\"subscribe\",\"id\":\"u\",\"stream\":\"data-units\",\"filter\":{\"channel\":\"%s\"}}")
+                            .formatted(channel));
+            dashboard.send(
+                    ("{\"type\":\"subscribe\",\"id\":\"a\",\"stream\":\"alarms\",\"filter\":{\"channel\":\"%s\"}}")
+                            .formatted(channel));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> dashboard.ofType("subscribed").size() == 2);
 
-            var response = client.postIngest("/sensor-data/" + channel + "/encoded/em300th", PipelineClient.DEVICE_KEY,
-                    HOT.formatted("d-1"), headers);
+            var response = client.postIngest(
+                    "/sensor-data/" + channel + "/encoded/em300th",
+                    PipelineClient.DEVICE_KEY,
+                    HOT.formatted("d-1"),
+                    headers);
             assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
-            var uplinkId = UUID.fromString(PipelineClient.json(response.body()).get("id").asString());
+            var uplinkId = UUID.fromString(
+                    PipelineClient.json(response.body()).get("id").asString());
             var dataUnitId = Ids.derive(uplinkId, "data-unit").toString();
 
             var hops = new HashMap<String, String>();
-            hops.put("uplinks.encoded", traceIdOf(PipelineTopic.UPLINKS_ENCODED,
-                    uplink -> uplink.get("id").asString().equals(uplinkId.toString())));
-            hops.put("data-units", traceIdOf(PipelineTopic.DATA_UNITS,
-                    unit -> unit.get("id").asString().equals(dataUnitId)));
-            hops.put("alarms", traceIdOf(PipelineTopic.ALARMS, alarm -> alarm.has("dataUnitId")
-                    && dataUnitId.equals(alarm.get("dataUnitId").asString())));
-            await().atMost(Duration.ofSeconds(30)).until(() -> !dashboard.ofType("data-unit").isEmpty()
-                    && !dashboard.ofType("alarm").isEmpty());
+            hops.put(
+                    "uplinks.encoded",
+                    traceIdOf(
+                            PipelineTopic.UPLINKS_ENCODED,
+                            uplink -> uplink.get("id").asString().equals(uplinkId.toString())));
+            hops.put(
+                    "data-units",
+                    traceIdOf(
+                            PipelineTopic.DATA_UNITS,
+                            unit -> unit.get("id").asString().equals(dataUnitId)));
+            hops.put(
+                    "alarms",
+                    traceIdOf(
+                            PipelineTopic.ALARMS,
+                            alarm -> alarm.has("dataUnitId")
+                                    && dataUnitId.equals(alarm.get("dataUnitId").asString())));
+            await().atMost(Duration.ofSeconds(30))
+                    .until(() -> !dashboard.ofType("data-unit").isEmpty()
+                            && !dashboard.ofType("alarm").isEmpty());
             hops.put("ws data-unit", wsTraceId(dashboard.ofType("data-unit").getFirst()));
             hops.put("ws alarm", wsTraceId(dashboard.ofType("alarm").getFirst()));
             return hops;
@@ -124,10 +155,16 @@ class TracePropagationIT {
 
     /** The trace id on the first record of {@code topic} whose event matches, waiting for it to be written. */
     private String traceIdOf(PipelineTopic<?> topic, Predicate<JsonNode> event) {
-        try (var consumer = new KafkaConsumer<>(Map.<String, Object>of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, stack.bootstrapServers(),
-                ConsumerConfig.GROUP_ID_CONFIG, "it-trace-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest"), new StringDeserializer(), new StringDeserializer())) {
+        try (var consumer = new KafkaConsumer<>(
+                Map.<String, Object>of(
+                        ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        stack.bootstrapServers(),
+                        ConsumerConfig.GROUP_ID_CONFIG,
+                        "it-trace-" + UUID.randomUUID(),
+                        ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+                        "earliest"),
+                new StringDeserializer(),
+                new StringDeserializer())) {
             consumer.subscribe(List.of(topic.topicName()));
             var found = new String[1];
             await().atMost(Duration.ofSeconds(30)).until(() -> {

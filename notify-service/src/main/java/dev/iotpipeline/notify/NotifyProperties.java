@@ -26,7 +26,8 @@ public record NotifyProperties(
      * {@code maxSubscriptionsPerConnection} subscriptions, and one credential at most
      * {@code maxConnectionsPerCredential} connections per instance (the next is closed with 1008).
      */
-    public record WebSocket(@DefaultValue("1000") @Positive int maxQueuedMessages,
+    public record WebSocket(
+            @DefaultValue("1000") @Positive int maxQueuedMessages,
             @NotNull @DefaultValue("10s") Duration slowClientCloseAfter,
             @NotNull @DefaultValue("25s") Duration heartbeatInterval,
             @NotNull @DefaultValue("90s") Duration idleTimeout,
@@ -35,8 +36,7 @@ public record NotifyProperties(
             @DefaultValue("8") @Positive int concurrentReplays,
             @DefaultValue("65536") @Positive int maxMessageBytes,
             @DefaultValue("100") @Positive int maxSubscriptionsPerConnection,
-            @DefaultValue("10000") @Positive int maxConnectionsPerCredential) {
-    }
+            @DefaultValue("10000") @Positive int maxConnectionsPerCredential) {}
 
     /**
      * History query limits, and how long history lasts: data units are dropped a whole day's partition at a time
@@ -47,7 +47,9 @@ public record NotifyProperties(
      * waits {@code writeLinger} after a batch of fewer than {@code writeLingerBelow} records, so under a steady
      * flow a transaction holds more than one data unit ({@code 0} writes each poll at once).
      */
-    public record History(@DefaultValue("100") @Positive int defaultLimit, @DefaultValue("1000") @Positive int maxLimit,
+    public record History(
+            @DefaultValue("100") @Positive int defaultLimit,
+            @DefaultValue("1000") @Positive int maxLimit,
             @NotNull @DefaultValue("90d") Duration retention,
             @NotNull @DefaultValue("365d") Duration alarmRetention,
             @DefaultValue("3") @Positive int partitionsAhead,
@@ -55,18 +57,17 @@ public record NotifyProperties(
             @DefaultValue("10000") @Positive int maxBuckets,
             @NotNull @DefaultValue("1d") Duration aggregateLateness,
             @NotNull @DefaultValue("20ms") Duration writeLinger,
-            @DefaultValue("500") @Positive int writeLingerBelow) {
-    }
+            @DefaultValue("500") @Positive int writeLingerBelow) {}
 
     /**
      * Topic layout for topics this service reads, and the store writer's retry pace: while the database is
      * away a batch is retried after {@code retryBackoff}, doubling up to {@code retryBackoffMax}, without limit.
      * {@code readerStartTimeout} bounds how long the start may take to position the live feed.
      */
-    public record Kafka(@DefaultValue("6") @Positive int partitions,
+    public record Kafka(
+            @DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax,
-            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {
-    }
+            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {}
 }

@@ -9,17 +9,34 @@ import java.util.UUID;
  * holds it when it is already cleared (rules no longer holds it), so rules can emit its acknowledgement too and
  * stay the only producer of alarms; null for an active alarm, and in commands written before it existed.
  */
-public record AlarmCommand(UUID id, int schemaVersion, UUID alarmId, String ruleId, String deviceId, Action action,
-        String by, Instant at, AlarmEvent cleared) {
+public record AlarmCommand(
+        UUID id,
+        int schemaVersion,
+        UUID alarmId,
+        String ruleId,
+        String deviceId,
+        Action action,
+        String by,
+        Instant at,
+        AlarmEvent cleared) {
 
     public static final int SCHEMA_VERSION = 1;
 
     /** A command on an alarm rules still holds. */
-    public AlarmCommand(UUID id, int schemaVersion, UUID alarmId, String ruleId, String deviceId, Action action,
-            String by, Instant at) {
+    public AlarmCommand(
+            UUID id,
+            int schemaVersion,
+            UUID alarmId,
+            String ruleId,
+            String deviceId,
+            Action action,
+            String by,
+            Instant at) {
         this(id, schemaVersion, alarmId, ruleId, deviceId, action, by, at, null);
     }
 
     /** What the operator did. */
-    public enum Action { ACKNOWLEDGE }
+    public enum Action {
+        ACKNOWLEDGE
+    }
 }

@@ -2,5 +2,6 @@ package dev.iotpipeline.events;
 
 /** Lifecycle state of one alarm. */
 public enum AlarmState {
-    ACTIVE, CLEARED
+    ACTIVE,
+    CLEARED
 }

@@ -46,15 +46,14 @@ public final class DeadLetterHeaders {
     /** {@link #CAUSE}: the decoder's output for the record can never be published (too large, unserializable). */
     public static final String CAUSE_UNPUBLISHABLE = "unpublishable";
 
-    private DeadLetterHeaders() {
-    }
+    private DeadLetterHeaders() {}
 
     /**
      * Writes the headers every dead letter carries, whoever writes it: cause, reason, stage, the source
      * record's {@code topic-partition@offset} and when it failed. Null values are left out.
      */
-    public static void addCommon(Headers headers, ConsumerRecord<?, ?> source, String cause, String reason,
-            String stage, Instant failedAt) {
+    public static void addCommon(
+            Headers headers, ConsumerRecord<?, ?> source, String cause, String reason, String stage, Instant failedAt) {
         add(headers, CAUSE, cause);
         add(headers, REASON, reason);
         add(headers, STAGE, stage);

@@ -37,18 +37,26 @@ public record DeviceType(
 
     public DeviceType {
         mapping = mapping == null ? Map.of() : Map.copyOf(mapping);
-        examples = examples == null ? List.of() : examples.stream().filter(Objects::nonNull).toList();
+        examples = examples == null
+                ? List.of()
+                : examples.stream().filter(Objects::nonNull).toList();
     }
 
     /** A device type without examples, whose form and primary output are not recorded. */
-    public DeviceType(String name, int schemaVersion, String codec, String script, Map<String, FieldMapping> mapping,
-            String description, Instant updatedAt) {
+    public DeviceType(
+            String name,
+            int schemaVersion,
+            String codec,
+            String script,
+            Map<String, FieldMapping> mapping,
+            String description,
+            Instant updatedAt) {
         this(name, schemaVersion, codec, script, mapping, description, updatedAt, List.of(), null, null);
     }
 
     /** The same type with its form and primary output as the registry shows them. */
     public DeviceType shownAs(String form, String primaryOutput) {
-        return new DeviceType(name, schemaVersion, codec, script, mapping, description, updatedAt, examples, form,
-                primaryOutput);
+        return new DeviceType(
+                name, schemaVersion, codec, script, mapping, description, updatedAt, examples, form, primaryOutput);
     }
 }

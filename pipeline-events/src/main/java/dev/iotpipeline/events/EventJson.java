@@ -24,7 +24,8 @@ public final class EventJson {
             .maxNameLength(1024)
             .build();
 
-    private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(READ_LIMITS).build())
+    private static final JsonMapper MAPPER = JsonMapper.builder(
+                    JsonFactory.builder().streamReadConstraints(READ_LIMITS).build())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))
@@ -47,6 +48,7 @@ public final class EventJson {
             return MAPPER.readerFor(type);
         }
     };
+
     private static final ClassValue<ObjectWriter> WRITERS = new ClassValue<>() {
         @Override
         protected ObjectWriter computeValue(Class<?> type) {
@@ -54,15 +56,16 @@ public final class EventJson {
         }
     };
 
-    private EventJson() {
-    }
+    private EventJson() {}
 
     public static JsonMapper mapper() {
         return MAPPER;
     }
 
     public static byte[] write(Object event) {
-        return event == null ? MAPPER.writeValueAsBytes(null) : WRITERS.get(event.getClass()).writeValueAsBytes(event);
+        return event == null
+                ? MAPPER.writeValueAsBytes(null)
+                : WRITERS.get(event.getClass()).writeValueAsBytes(event);
     }
 
     /** The text an instant is written as in every event ({@link Instant#toString}'s). */

@@ -14,14 +14,13 @@ import java.util.UUID;
 public final class Ids {
 
     private static final TimeBasedEpochGenerator V7 = Generators.timeBasedEpochGenerator();
-    private static final NameBasedGenerator CLIENT_IDS = Generators.nameBasedGenerator(
-            UUID.fromString("6f1c2a3e-9a0e-4a8e-b1b4-1f3e5c7d9a21"));
+    private static final NameBasedGenerator CLIENT_IDS =
+            Generators.nameBasedGenerator(UUID.fromString("6f1c2a3e-9a0e-4a8e-b1b4-1f3e5c7d9a21"));
 
     /** The first instant whose milliseconds do not fit the 48 time bits of a version 7 id. */
     private static final Instant LAST_TIMED = Instant.ofEpochMilli(1L << 48);
 
-    private Ids() {
-    }
+    private Ids() {}
 
     public static UUID newId() {
         return V7.generate();
@@ -106,7 +105,9 @@ public final class Ids {
     /** Whether {@code a} sorts after {@code b} as UUIDv7 bytes do, which for ids of events is time order. */
     public static boolean isAfter(UUID a, UUID b) {
         int high = Long.compareUnsigned(a.getMostSignificantBits(), b.getMostSignificantBits());
-        return high != 0 ? high > 0 : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits()) > 0;
+        return high != 0
+                ? high > 0
+                : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits()) > 0;
     }
 
     private static byte[] sha256(String text) {

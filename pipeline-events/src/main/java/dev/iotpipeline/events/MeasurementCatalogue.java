@@ -26,8 +26,7 @@ public final class MeasurementCatalogue {
             Map.entry("longitude", "°"),
             Map.entry("altitude", "m")));
 
-    private MeasurementCatalogue() {
-    }
+    private MeasurementCatalogue() {}
 
     public static Optional<String> unitOf(String name) {
         return Optional.ofNullable(UNITS.get(name));

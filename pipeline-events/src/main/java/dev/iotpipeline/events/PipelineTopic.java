@@ -5,10 +5,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serdes;
-import org.apache.kafka.common.config.TopicConfig;
 
 /**
  * The one registry of the pipeline's Kafka topics: each topic's name, the type of its values and their serde
@@ -21,7 +21,12 @@ import org.apache.kafka.common.config.TopicConfig;
 public final class PipelineTopic<V> {
 
     /** The service that owns a topic: it declares the topic's retention, and the event type is its to change. */
-    public enum Owner { INGEST, DECODER, RULES, NOTIFY }
+    public enum Owner {
+        INGEST,
+        DECODER,
+        RULES,
+        NOTIFY
+    }
 
     public static final PipelineTopic<EncodedUplink> UPLINKS_ENCODED =
             new PipelineTopic<>("uplinks.encoded", EncodedUplink.class, Owner.INGEST, false);
@@ -35,17 +40,19 @@ public final class PipelineTopic<V> {
      */
     public static final PipelineTopic<byte[]> EVENTS_DEAD_LETTER =
             new PipelineTopic<>("events.dead-letter", byte[].class, Owner.RULES, false);
+
     public static final PipelineTopic<AlarmEvent> ALARMS =
             new PipelineTopic<>("alarms", AlarmEvent.class, Owner.RULES, false);
     /** Operator actions on alarms (acknowledge), keyed by device id like data-units, for rules-service. */
     public static final PipelineTopic<AlarmCommand> ALARM_COMMANDS =
             new PipelineTopic<>("alarm-commands", AlarmCommand.class, Owner.NOTIFY, false);
+
     public static final PipelineTopic<DeviceType> DEVICE_TYPES =
             new PipelineTopic<>("device-types", DeviceType.class, Owner.DECODER, true);
     public static final PipelineTopic<Rule> RULES = new PipelineTopic<>("rules", Rule.class, Owner.RULES, true);
 
-    private static final List<PipelineTopic<?>> ALL = List.of(UPLINKS_ENCODED, DATA_UNITS, DEAD_LETTER,
-            EVENTS_DEAD_LETTER, ALARMS, ALARM_COMMANDS, DEVICE_TYPES, RULES);
+    private static final List<PipelineTopic<?>> ALL = List.of(
+            UPLINKS_ENCODED, DATA_UNITS, DEAD_LETTER, EVENTS_DEAD_LETTER, ALARMS, ALARM_COMMANDS, DEVICE_TYPES, RULES);
 
     private final String topicName;
     private final Class<V> valueType;
@@ -53,6 +60,7 @@ public final class PipelineTopic<V> {
     private final boolean compacted;
     /** Built once: {@link #read} runs for every record a consumer handles. */
     private final Serde<V> valueSerde;
+
     private final Deserializer<V> reader;
 
     @SuppressWarnings("unchecked")

@@ -26,7 +26,10 @@ public record Rule(
     public static final int SCHEMA_VERSION = 1;
 
     /** What makes a rule raise. */
-    public enum RuleType { THRESHOLD, INACTIVITY }
+    public enum RuleType {
+        THRESHOLD,
+        INACTIVITY
+    }
 
     public Rule {
         filter = filter == null ? RuleFilter.ANY : filter;

@@ -26,8 +26,8 @@ final class SpreadingCreators implements ValueInstantiators {
     }
 
     @Override
-    public ValueInstantiator modifyValueInstantiator(DeserializationConfig config,
-            BeanDescription.Supplier description, ValueInstantiator instantiator) {
+    public ValueInstantiator modifyValueInstantiator(
+            DeserializationConfig config, BeanDescription.Supplier description, ValueInstantiator instantiator) {
         if (instantiator.getClass() == StdValueInstantiator.class
                 && ((StdValueInstantiator) instantiator).getWithArgsCreator() instanceof AnnotatedConstructor creator) {
             var spreader = spreader(creator.getAnnotated());
@@ -41,7 +41,8 @@ final class SpreadingCreators implements ValueInstantiators {
     /** {@code (Object[]) -> Object} over the constructor, or null where it cannot be had (Jackson's call stays). */
     static MethodHandle spreader(Constructor<?> constructor) {
         try {
-            return MethodHandles.lookup().unreflectConstructor(constructor)
+            return MethodHandles.lookup()
+                    .unreflectConstructor(constructor)
                     .asSpreader(Object[].class, constructor.getParameterCount())
                     .asType(MethodType.methodType(Object.class, Object[].class));
         } catch (IllegalAccessException | RuntimeException e) {

@@ -16,8 +16,7 @@ public final class UplinkDigest {
     /** The header on a data-units record carrying its uplink's digest, 8 bytes big-endian. */
     public static final String HEADER = "iot-uplink-digest";
 
-    private UplinkDigest() {
-    }
+    private UplinkDigest() {}
 
     /** The digest of what the sender chose; the receive time and network metadata are left out. */
     public static long of(EncodedUplink uplink) {
@@ -51,7 +50,8 @@ public final class UplinkDigest {
     /** The digest a record carries, or null when it carries none (written before digests, or by another producer). */
     public static Long read(Headers headers) {
         var header = headers.lastHeader(HEADER);
-        return header == null || header.value() == null || header.value().length != Long.BYTES ? null
+        return header == null || header.value() == null || header.value().length != Long.BYTES
+                ? null
                 : ByteBuffer.wrap(header.value()).getLong();
     }
 }

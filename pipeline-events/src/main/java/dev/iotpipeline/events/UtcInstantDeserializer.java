@@ -37,9 +37,14 @@ final class UtcInstantDeserializer extends StdScalarDeserializer<Instant> {
     /** The instant {@code text} stands for when it is {@code yyyy-MM-ddTHH:mm:ss[.f{1,9}]Z}, else null. */
     static Instant parse(String text) {
         int length = text.length();
-        if (length < SHORTEST || length > LONGEST || text.charAt(length - 1) != 'Z'
-                || text.charAt(4) != '-' || text.charAt(7) != '-' || text.charAt(10) != 'T'
-                || text.charAt(13) != ':' || text.charAt(16) != ':') {
+        if (length < SHORTEST
+                || length > LONGEST
+                || text.charAt(length - 1) != 'Z'
+                || text.charAt(4) != '-'
+                || text.charAt(7) != '-'
+                || text.charAt(10) != 'T'
+                || text.charAt(13) != ':'
+                || text.charAt(16) != ':') {
             return null;
         }
         int year = digits(text, 0, 4);
@@ -48,8 +53,17 @@ final class UtcInstantDeserializer extends StdScalarDeserializer<Instant> {
         int hour = digits(text, 11, 2);
         int minute = digits(text, 14, 2);
         int second = digits(text, 17, 2);
-        if (year < 0 || month < 1 || month > 12 || day < 1 || day > monthLength(year, month) || hour < 0
-                || hour > 23 || minute < 0 || minute > 59 || second < 0 || second > 59) {
+        if (year < 0
+                || month < 1
+                || month > 12
+                || day < 1
+                || day > monthLength(year, month)
+                || hour < 0
+                || hour > 23
+                || minute < 0
+                || minute > 59
+                || second < 0
+                || second > 59) {
             return null;
         }
         int nanos = 0;

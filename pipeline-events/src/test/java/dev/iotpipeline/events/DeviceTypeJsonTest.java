@@ -31,22 +31,38 @@ class DeviceTypeJsonTest {
     @Test
     void examplesAndFormRoundTripToAnEqualEventSoTheRegistryRecognisesItsOwnWrite() {
         var data = EventJson.mapper().readTree("{\"temperature\":21.5,\"ok\":true,\"readings\":[{\"t\":1}],\"n\":3}");
-        var type = new DeviceType("js", DeviceType.SCHEMA_VERSION, DeviceType.JAVASCRIPT, "function decodeUplink(i) {}",
-                Map.of(), null, Instant.parse("2026-11-22T10:15:30.123Z"), List.of(
-                        new CodecExample("room", new CodecExample.Input(2, List.of(1, 103, 0, 215)),
+        var type = new DeviceType(
+                "js",
+                DeviceType.SCHEMA_VERSION,
+                DeviceType.JAVASCRIPT,
+                "function decodeUplink(i) {}",
+                Map.of(),
+                null,
+                Instant.parse("2026-11-22T10:15:30.123Z"),
+                List.of(
+                        new CodecExample(
+                                "room",
+                                new CodecExample.Input(2, List.of(1, 103, 0, 215)),
                                 new CodecExample.Output(data, List.of("low battery"), null),
                                 new CodecExample.Output(data, null, null)),
-                        new CodecExample(null, new CodecExample.Input(null, null),
-                                new CodecExample.Output(null, null, List.of("too short")), null)),
-                "decodeUplink+normalizeUplink", DeviceType.DECODED);
+                        new CodecExample(
+                                null,
+                                new CodecExample.Input(null, null),
+                                new CodecExample.Output(null, null, List.of("too short")),
+                                null)),
+                "decodeUplink+normalizeUplink",
+                DeviceType.DECODED);
 
         var json = new String(EventJson.write(type), StandardCharsets.UTF_8);
         var back = EventJson.read(json.getBytes(StandardCharsets.UTF_8), DeviceType.class);
 
         assertThat(back).isEqualTo(type);
-        assertThat(json).contains("\"form\":\"decodeUplink+normalizeUplink\"", "\"primaryOutput\":\"decoded\"",
-                "\"bytes\":[1,103,0,215]",
-                "\"errors\":[\"too short\"]");
+        assertThat(json)
+                .contains(
+                        "\"form\":\"decodeUplink+normalizeUplink\"",
+                        "\"primaryOutput\":\"decoded\"",
+                        "\"bytes\":[1,103,0,215]",
+                        "\"errors\":[\"too short\"]");
     }
 
     @Test

@@ -36,7 +36,9 @@ class IdsTest {
         var a = Ids.fromClientKey("irrigation", "dev-1", "retry-42");
         var b = Ids.fromClientKey("irrigation", "dev-2", "retry-42");
 
-        assertThat(a).isEqualTo(Ids.fromClientKey("irrigation", "dev-1", "retry-42")).isNotEqualTo(b);
+        assertThat(a)
+                .isEqualTo(Ids.fromClientKey("irrigation", "dev-1", "retry-42"))
+                .isNotEqualTo(b);
         assertThat(a.version()).isEqualTo(5);
     }
 
@@ -46,7 +48,8 @@ class IdsTest {
 
         var first = Ids.fromClientKey("irrigation", "dev-1", key);
 
-        assertThat(first).isEqualTo(Ids.fromClientKey("irrigation", "dev-1", key))
+        assertThat(first)
+                .isEqualTo(Ids.fromClientKey("irrigation", "dev-1", key))
                 .isNotEqualTo(UUID.fromString(key))
                 .isNotEqualTo(Ids.fromClientKey("greenhouse", "dev-1", key))
                 .isNotEqualTo(Ids.fromClientKey("irrigation", "dev-2", key));
@@ -70,20 +73,24 @@ class IdsTest {
 
         var id = Ids.fromClientKey("farm", "0101010101010101", "3ac7e3c4-4401-4b8d-9386-a5c902f9202d", sentAt);
 
-        assertThat(id).isEqualTo(Ids.fromClientKey("farm", "0101010101010101", "3ac7e3c4-4401-4b8d-9386-a5c902f9202d",
-                sentAt));
+        assertThat(id)
+                .isEqualTo(
+                        Ids.fromClientKey("farm", "0101010101010101", "3ac7e3c4-4401-4b8d-9386-a5c902f9202d", sentAt));
         assertThat(id.version()).isEqualTo(7);
         assertThat(Ids.timeOf(id)).isEqualTo(Instant.parse("2026-03-01T10:15:30.123Z"));
-        assertThat(id).isNotEqualTo(Ids.fromClientKey("farm", "0202020202020202",
-                "3ac7e3c4-4401-4b8d-9386-a5c902f9202d", sentAt));
+        assertThat(id)
+                .isNotEqualTo(
+                        Ids.fromClientKey("farm", "0202020202020202", "3ac7e3c4-4401-4b8d-9386-a5c902f9202d", sentAt));
     }
 
     @Test
     void shouldIgnoreASendersTimeAnIdCannotHold() {
         // Was: ArithmeticException "long overflow" from a webhook whose received_at was far in the future.
-        for (var sentAt : new Instant[] {Instant.MAX, Instant.parse("+10889-08-02T05:31:50.656Z"), Instant.MIN,
-                Instant.parse("1969-12-31T23:59:59Z")}) {
-            assertThat(Ids.fromClientKey("farm", "dev-1", "k", sentAt)).as(sentAt.toString())
+        for (var sentAt : new Instant[] {
+            Instant.MAX, Instant.parse("+10889-08-02T05:31:50.656Z"), Instant.MIN, Instant.parse("1969-12-31T23:59:59Z")
+        }) {
+            assertThat(Ids.fromClientKey("farm", "dev-1", "k", sentAt))
+                    .as(sentAt.toString())
                     .isEqualTo(Ids.fromClientKey("farm", "dev-1", "k"));
         }
     }

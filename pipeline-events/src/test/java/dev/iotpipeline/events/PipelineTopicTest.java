@@ -13,9 +13,18 @@ class PipelineTopicTest {
 
     @Test
     void shouldNameEveryTopicOnceWithItsOwnerAndValueType() {
-        assertThat(PipelineTopic.all()).extracting(PipelineTopic::topicName).doesNotHaveDuplicates()
-                .contains("uplinks.encoded", "data-units", "uplinks.dead-letter", "events.dead-letter", "alarms",
-                        "alarm-commands", "device-types", "rules");
+        assertThat(PipelineTopic.all())
+                .extracting(PipelineTopic::topicName)
+                .doesNotHaveDuplicates()
+                .contains(
+                        "uplinks.encoded",
+                        "data-units",
+                        "uplinks.dead-letter",
+                        "events.dead-letter",
+                        "alarms",
+                        "alarm-commands",
+                        "device-types",
+                        "rules");
         assertThat(PipelineTopic.all()).allSatisfy(topic -> {
             assertThat(topic.owner()).isNotNull();
             assertThat(topic.valueType()).isNotNull();
@@ -26,8 +35,18 @@ class PipelineTopicTest {
 
     @Test
     void shouldReadItsOwnEventsAndKeepDeadLettersAsTheyAre() {
-        var unit = new DataUnit(Ids.newId(), 1, Ids.newId(), "c", "em300th", "d", Instant.EPOCH, Instant.EPOCH,
-                Instant.EPOCH, Map.of("temperature", 21.5), Map.of());
+        var unit = new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "c",
+                "em300th",
+                "d",
+                Instant.EPOCH,
+                Instant.EPOCH,
+                Instant.EPOCH,
+                Map.of("temperature", 21.5),
+                Map.of());
         var bytes = PipelineTopic.DATA_UNITS.valueSerde().serializer().serialize("data-units", unit);
 
         assertThat(PipelineTopic.DATA_UNITS.read(bytes)).isEqualTo(unit);
@@ -43,7 +62,8 @@ class PipelineTopicTest {
         var alarms = PipelineTopic.ALARMS.newTopic(6, (short) 3, Duration.ofDays(30));
 
         assertThat(rules.numPartitions()).isEqualTo(1);
-        assertThat(rules.configs()).containsEntry(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
+        assertThat(rules.configs())
+                .containsEntry(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_COMPACT);
         assertThat(alarms.numPartitions()).isEqualTo(6);
         assertThat(alarms.configs()).containsEntry(TopicConfig.RETENTION_MS_CONFIG, "2592000000");
     }

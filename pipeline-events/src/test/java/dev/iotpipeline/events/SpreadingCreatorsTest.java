@@ -27,8 +27,7 @@ class SpreadingCreatorsTest {
         }
     }
 
-    private record Hidden(String name, long value) {
-    }
+    private record Hidden(String name, long value) {}
 
     @Test
     void aRecordIsCreatedThroughTheSpreadingHandle() {

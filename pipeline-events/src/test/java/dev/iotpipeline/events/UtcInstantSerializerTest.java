@@ -10,8 +10,7 @@ import tools.jackson.databind.json.JsonMapper;
 
 class UtcInstantSerializerTest {
 
-    record Stamped(Instant at) {
-    }
+    record Stamped(Instant at) {}
 
     /** Jackson's own serializer, which the events were written with before. */
     private static final JsonMapper JACKSON = JsonMapper.builder().build();
@@ -20,14 +19,17 @@ class UtcInstantSerializerTest {
     void writesEveryInstantAsInstantToStringAndJacksonDo() {
         var random = new SplittableRandom(23);
         for (int i = 0; i < 20_000; i++) {
-            var instant = Instant.ofEpochSecond(random.nextLong(-62_167_219_200L, 253_402_300_800L),
+            var instant = Instant.ofEpochSecond(
+                    random.nextLong(-62_167_219_200L, 253_402_300_800L),
                     switch (i % 4) {
                         case 0 -> 0;
                         case 1 -> random.nextInt(1000) * 1_000_000;
                         case 2 -> random.nextInt(1_000_000) * 1_000;
                         default -> random.nextInt(1_000_000_000);
                     });
-            assertThat(write(instant)).as(instant.toString()).isEqualTo("{\"at\":\"" + instant + "\"}")
+            assertThat(write(instant))
+                    .as(instant.toString())
+                    .isEqualTo("{\"at\":\"" + instant + "\"}")
                     .isEqualTo(JACKSON.writeValueAsString(new Stamped(instant)));
             assertThat(EventJson.instantText(instant)).isEqualTo(instant.toString());
         }
@@ -35,9 +37,16 @@ class UtcInstantSerializerTest {
 
     @Test
     void theEdgesOfEachFieldAreWrittenAsInstantToStringDoes() {
-        for (var text : new String[] {"0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999999999Z", "1970-01-01T00:00:00Z",
-                "1969-12-31T23:59:59.999Z", "2024-02-29T12:00:00.000001Z", "2026-11-22T00:23:56.100Z",
-                "2026-11-22T00:23:56.000000001Z", "2026-11-22T00:23:56.120Z"}) {
+        for (var text : new String[] {
+            "0000-01-01T00:00:00Z",
+            "9999-12-31T23:59:59.999999999Z",
+            "1970-01-01T00:00:00Z",
+            "1969-12-31T23:59:59.999Z",
+            "2024-02-29T12:00:00.000001Z",
+            "2026-11-22T00:23:56.100Z",
+            "2026-11-22T00:23:56.000000001Z",
+            "2026-11-22T00:23:56.120Z"
+        }) {
             var instant = Instant.parse(text);
             assertThat(EventJson.instantText(instant)).as(text).isEqualTo(instant.toString());
         }
@@ -45,9 +54,12 @@ class UtcInstantSerializerTest {
 
     @Test
     void yearsBeyondFourDigitsAreLeftToJackson() {
-        for (var instant : new Instant[] {Instant.parse("+10000-01-01T00:00:00Z"), Instant.parse("-0001-12-31T23:59:59Z"),
-                Instant.MAX, Instant.MIN}) {
-            assertThat(write(instant)).as(instant.toString()).isEqualTo(JACKSON.writeValueAsString(new Stamped(instant)));
+        for (var instant : new Instant[] {
+            Instant.parse("+10000-01-01T00:00:00Z"), Instant.parse("-0001-12-31T23:59:59Z"), Instant.MAX, Instant.MIN
+        }) {
+            assertThat(write(instant))
+                    .as(instant.toString())
+                    .isEqualTo(JACKSON.writeValueAsString(new Stamped(instant)));
             assertThat(EventJson.instantText(instant)).isEqualTo(instant.toString());
         }
     }

@@ -34,8 +34,10 @@ public class ListenerServiceConfiguration {
     @Bean
     ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> listenerConsumers(
             Environment environment, ListenerReadiness readiness) {
-        var membership = StaticMembership.listeners(consumerProtocol(environment) ? null
-                : InstanceId.resolve(environment).orElse(null));
+        var membership = StaticMembership.listeners(
+                consumerProtocol(environment)
+                        ? null
+                        : InstanceId.resolve(environment).orElse(null));
         return container -> {
             membership.configure(container);
             var properties = container.getContainerProperties();
@@ -68,8 +70,9 @@ public class ListenerServiceConfiguration {
      * resumed within 3 minutes, where dynamic membership resumed after the 45 s session timeout.
      */
     private static boolean consumerProtocol(Environment environment) {
-        return GroupProtocol.CONSUMER.name().equalsIgnoreCase(
-                environment.getProperty("spring.kafka.consumer.properties.group.protocol", ""));
+        return GroupProtocol.CONSUMER
+                .name()
+                .equalsIgnoreCase(environment.getProperty("spring.kafka.consumer.properties.group.protocol", ""));
     }
 
     /**

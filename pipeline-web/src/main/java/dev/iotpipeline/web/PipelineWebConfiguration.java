@@ -57,7 +57,9 @@ public class PipelineWebConfiguration {
     @Bean
     @Primary
     JsonMapper jsonMapper(ObjectProvider<JsonMapperBuilderCustomizer> customizers) {
-        var builder = JsonMapper.builder(JsonFactory.builder().streamReadConstraints(EventJson.READ_LIMITS).build());
+        var builder = JsonMapper.builder(JsonFactory.builder()
+                .streamReadConstraints(EventJson.READ_LIMITS)
+                .build());
         customizers.orderedStream().forEach(customizer -> customizer.customize(builder));
         return builder.build();
     }
@@ -89,7 +91,8 @@ public class PipelineWebConfiguration {
 
     @Bean
     FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(HttpLimits limits, ProblemWriter problems) {
-        var registration = new FilterRegistrationBean<>(new BodyLimitFilter(limits.maxBodySize().toBytes(), problems));
+        var registration = new FilterRegistrationBean<>(
+                new BodyLimitFilter(limits.maxBodySize().toBytes(), problems));
         registration.setOrder(BODY_LIMIT_ORDER);
         return registration;
     }

@@ -18,11 +18,11 @@ public record RulesProperties(@Valid @NotNull @DefaultValue Kafka kafka) {
      * {@code since} replays of alarms), how long a rule write may wait for Kafka, and how long the start may take to
      * read the rules topic whole.
      */
-    public record Kafka(@DefaultValue("6") @Positive int partitions,
+    public record Kafka(
+            @DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("30d") Duration alarmsRetention,
             @NotNull @DefaultValue("30d") Duration deadLetterRetention,
             @NotNull @DefaultValue("10s") Duration sendTimeout,
-            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {
-    }
+            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {}
 }

@@ -15,10 +15,11 @@ class DecoderRoutes {
 
     @Bean
     ServiceRoutes routes() {
-        return routes -> routes
-                .requestMatchers(HttpMethod.GET, "/device-types", "/device-types/**", "/measurements")
+        return routes -> routes.requestMatchers(HttpMethod.GET, "/device-types", "/device-types/**", "/measurements")
                 .access(Access.reader())
-                .requestMatchers(HttpMethod.POST, "/device-types/*/test").access(Access.admin())
-                .requestMatchers("/device-types/**", "/dead-letters/**").access(Access.admin());
+                .requestMatchers(HttpMethod.POST, "/device-types/*/test")
+                .access(Access.admin())
+                .requestMatchers("/device-types/**", "/dead-letters/**")
+                .access(Access.admin());
     }
 }

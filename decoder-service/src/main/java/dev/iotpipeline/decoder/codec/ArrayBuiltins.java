@@ -28,8 +28,7 @@ final class ArrayBuiltins {
     /** Array methods that do constant work whatever the length; left unwrapped because codecs call them often. */
     private static final Set<String> CONSTANT_ARRAY_METHODS = Set.of("constructor", "push", "pop", "at");
 
-    private ArrayBuiltins() {
-    }
+    private ArrayBuiltins() {}
 
     static void harden(Context cx, ScriptableObject scope) {
         var arrayPrototype = (ScriptableObject) ScriptableObject.getClassPrototype(scope, "Array");
@@ -42,8 +41,11 @@ final class ArrayBuiltins {
         var arrayConstructor = (ScriptableObject) ScriptableObject.getProperty(scope, "Array");
         // Rhino's array generics (Array.join(array, ...)) take the array as their first argument.
         for (var id : arrayConstructor.getAllIds()) {
-            if (id instanceof String name && !"from".equals(name) && !"of".equals(name)
-                    && !"isArray".equals(name) && arrayConstructor.get(name, arrayConstructor) instanceof Function) {
+            if (id instanceof String name
+                    && !"from".equals(name)
+                    && !"of".equals(name)
+                    && !"isArray".equals(name)
+                    && arrayConstructor.get(name, arrayConstructor) instanceof Function) {
                 wrap(scope, arrayConstructor, name, (c, s, t, a) -> requireLength(argument(a, 0), "Array." + name));
             }
         }
@@ -53,35 +55,49 @@ final class ArrayBuiltins {
     private static void hardenArrayMethods(ScriptableObject scope, ScriptableObject arrayPrototype) {
         Check length = (c, s, t, a) -> requireLength(t, "Array.prototype method");
         for (var id : arrayPrototype.getAllIds()) {
-            if (id instanceof String name && !CONSTANT_ARRAY_METHODS.contains(name)
+            if (id instanceof String name
+                    && !CONSTANT_ARRAY_METHODS.contains(name)
                     && arrayPrototype.get(name, arrayPrototype) instanceof Function) {
                 switch (name) {
-                    case "concat" -> wrap(scope, arrayPrototype, name, (c, s, t, a) -> {
-                        long total = requireLength(t, "concat");
-                        for (var argument : a) {
-                            total += argument instanceof Scriptable array && isArray(array)
-                                    ? requireLength(array, "concat") : 1;
-                        }
-                        require(total, MAX_LENGTH, "concat result length");
-                        return total;
-                    });
-                    case "join", "toString", "toLocaleString" -> wrap(scope, arrayPrototype, name, (c, s, t, a) -> {
-                        long elements = requireLength(t, name);
-                        long separator = "join".equals(name) && a.length > 0 && !Undefined.isUndefined(a[0])
-                                ? ScriptRuntime.toString(a[0]).length() : 1;
-                        require(Math.max(0, elements - 1) * separator, MAX_STRING_LENGTH, name + " result length");
-                        return elements + Math.max(0, elements - 1) * separator;
-                    });
-                    case "sort", "toSorted" -> wrap(scope, arrayPrototype, name, (c, s, t, a) -> {
-                        long elements = requireLength(t, name);
-                        // With a comparator every comparison is script code, counted like any other.
-                        if (a.length == 0 || Undefined.isUndefined(a[0])) {
-                            require(elements, MAX_SORT_LENGTH, name + " without a comparator on a length");
-                        }
-                        return elements;
-                    });
-                    case "flat" -> wrap(scope, arrayPrototype, name, (c, s, t, a) -> requireFlattenable(t,
-                            a.length > 0 && !Undefined.isUndefined(a[0]) ? ScriptRuntime.toNumber(a[0]) : 1));
+                    case "concat" ->
+                        wrap(scope, arrayPrototype, name, (c, s, t, a) -> {
+                            long total = requireLength(t, "concat");
+                            for (var argument : a) {
+                                total += argument instanceof Scriptable array && isArray(array)
+                                        ? requireLength(array, "concat")
+                                        : 1;
+                            }
+                            require(total, MAX_LENGTH, "concat result length");
+                            return total;
+                        });
+                    case "join", "toString", "toLocaleString" ->
+                        wrap(scope, arrayPrototype, name, (c, s, t, a) -> {
+                            long elements = requireLength(t, name);
+                            long separator = "join".equals(name) && a.length > 0 && !Undefined.isUndefined(a[0])
+                                    ? ScriptRuntime.toString(a[0]).length()
+                                    : 1;
+                            require(Math.max(0, elements - 1) * separator, MAX_STRING_LENGTH, name + " result length");
+                            return elements + Math.max(0, elements - 1) * separator;
+                        });
+                    case "sort", "toSorted" ->
+                        wrap(scope, arrayPrototype, name, (c, s, t, a) -> {
+                            long elements = requireLength(t, name);
+                            // With a comparator every comparison is script code, counted like any other.
+                            if (a.length == 0 || Undefined.isUndefined(a[0])) {
+                                require(elements, MAX_SORT_LENGTH, name + " without a comparator on a length");
+                            }
+                            return elements;
+                        });
+                    case "flat" ->
+                        wrap(
+                                scope,
+                                arrayPrototype,
+                                name,
+                                (c, s, t, a) -> requireFlattenable(
+                                        t,
+                                        a.length > 0 && !Undefined.isUndefined(a[0])
+                                                ? ScriptRuntime.toNumber(a[0])
+                                                : 1));
                     default -> wrap(scope, arrayPrototype, name, length);
                 }
             }
@@ -110,8 +126,8 @@ final class ArrayBuiltins {
         return total[0];
     }
 
-    private static void flattenable(Scriptable array, double depth, IdentityHashMap<Scriptable, Boolean> seen,
-            long[] total) {
+    private static void flattenable(
+            Scriptable array, double depth, IdentityHashMap<Scriptable, Boolean> seen, long[] total) {
         total[0] += requireLength(array, "flat");
         require(total[0], MAX_LENGTH, "flat result length");
         if (depth < 1 || seen.put(array, Boolean.TRUE) != null) {

@@ -11,8 +11,7 @@ import org.mozilla.javascript.ScriptableObject;
 /** The functions {@link ScriptBuiltins} puts in place of a scope's built-ins, and how it installs them. */
 final class BuiltinWrappers {
 
-    private BuiltinWrappers() {
-    }
+    private BuiltinWrappers() {}
 
     /**
      * A check of a built-in call's receiver and arguments: throws a script error to refuse the call, else returns
@@ -103,8 +102,8 @@ final class BuiltinWrappers {
         private final Check check;
         private final UnaryOperator<Object[]> prepare;
 
-        GuardedConstructor(Scriptable scope, String name, Function original, Check check,
-                UnaryOperator<Object[]> prepare) {
+        GuardedConstructor(
+                Scriptable scope, String name, Function original, Check check, UnaryOperator<Object[]> prepare) {
             this.name = name;
             this.original = original;
             this.check = check;

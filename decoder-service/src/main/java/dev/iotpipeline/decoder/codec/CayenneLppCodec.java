@@ -10,8 +10,7 @@ final class CayenneLppCodec implements UplinkCodec {
 
     static final String NAME = "cayenne-lpp";
 
-    private record Type(String name, int size, double divisor, boolean signed) {
-    }
+    private record Type(String name, int size, double divisor, boolean signed) {}
 
     @Override
     public String name() {
@@ -68,12 +67,13 @@ final class CayenneLppCodec implements UplinkCodec {
             case 0x67 -> new Type("temperature", 2, 10, true);
             case 0x68 -> new Type("relative_humidity", 1, 2, false);
             case 0x73 -> new Type("barometric_pressure", 2, 10, false);
-            default -> throw new CodecException(String.format("cayenne-lpp: unknown type 0x%02x at byte %d", typeId, at));
+            default ->
+                throw new CodecException(String.format("cayenne-lpp: unknown type 0x%02x at byte %d", typeId, at));
         };
     }
 
-    private static int xyz(byte[] bytes, int at, String name, int channel, double divisor,
-            java.util.Map<String, Double> out) {
+    private static int xyz(
+            byte[] bytes, int at, String name, int channel, double divisor, java.util.Map<String, Double> out) {
         require(bytes, at, 6, name);
         out.put(name + "_" + channel + "_x", (short) unsigned(bytes, at, 2) / divisor);
         out.put(name + "_" + channel + "_y", (short) unsigned(bytes, at + 2, 2) / divisor);

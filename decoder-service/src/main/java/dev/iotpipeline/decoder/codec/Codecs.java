@@ -13,16 +13,17 @@ import java.util.stream.Collectors;
 public final class Codecs {
 
     /** A built-in codec and the mapping its device type gets out of the box. */
-    public record BuiltIn(UplinkCodec codec, Map<String, FieldMapping> mapping, String description) {
-    }
+    public record BuiltIn(UplinkCodec codec, Map<String, FieldMapping> mapping, String description) {}
 
     private static final List<BuiltIn> BUILT_INS = List.of(
             new BuiltIn(new Em300thCodec(), Map.of(), "Milesight EM300-TH temperature and humidity sensor"),
-            new BuiltIn(new Lht65Codec(), Map.of(
-                    "TempC_SHT", FieldMapping.rename("temperature"),
-                    "Hum_SHT", FieldMapping.rename("humidity"),
-                    "BatV", FieldMapping.rename("batteryVoltage"),
-                    "TempC_DS", FieldMapping.rename("externalTemperature")),
+            new BuiltIn(
+                    new Lht65Codec(),
+                    Map.of(
+                            "TempC_SHT", FieldMapping.rename("temperature"),
+                            "Hum_SHT", FieldMapping.rename("humidity"),
+                            "BatV", FieldMapping.rename("batteryVoltage"),
+                            "TempC_DS", FieldMapping.rename("externalTemperature")),
                     "Dragino LHT65 temperature and humidity sensor"),
             new BuiltIn(new CayenneLppCodec(), Map.of(), "Cayenne Low Power Payload"),
             new BuiltIn(new JsonCodec(), Map.of(), "JSON payloads and ingest's decoded form"));
@@ -37,10 +38,13 @@ public final class Codecs {
      * Limits of every JavaScript codec: CPU time and allocation per call, size of the script in UTF-8 bytes, CPU
      * time of its parse and top level.
      */
-    public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit, long scriptSizeLimit,
+    public Codecs(
+            Duration scriptTimeLimit,
+            long scriptAllocationLimit,
+            long scriptSizeLimit,
             Duration scriptCompileTimeLimit) {
-        this.byName = BUILT_INS.stream().collect(Collectors.toUnmodifiableMap(b -> b.codec().name(),
-                Function.identity()));
+        this.byName = BUILT_INS.stream()
+                .collect(Collectors.toUnmodifiableMap(b -> b.codec().name(), Function.identity()));
         this.scriptTimeLimit = scriptTimeLimit;
         this.scriptAllocationLimit = scriptAllocationLimit;
         this.scriptSizeLimit = scriptSizeLimit;
@@ -48,7 +52,10 @@ public final class Codecs {
     }
 
     public Codecs(Duration scriptTimeLimit, long scriptAllocationLimit) {
-        this(scriptTimeLimit, scriptAllocationLimit, JavaScriptCodec.DEFAULT_SIZE_LIMIT,
+        this(
+                scriptTimeLimit,
+                scriptAllocationLimit,
+                JavaScriptCodec.DEFAULT_SIZE_LIMIT,
                 JavaScriptCodec.DEFAULT_COMPILE_TIME_LIMIT);
     }
 
@@ -79,11 +86,18 @@ public final class Codecs {
             if (type.script() == null || type.script().isBlank()) {
                 throw new InvalidScriptException("codec javascript needs a script", 1, 1);
             }
-            var codec = JavaScriptCodec.compile(type.name(), type.script(), scriptTimeLimit, scriptAllocationLimit,
-                    scriptSizeLimit, scriptCompileTimeLimit);
+            var codec = JavaScriptCodec.compile(
+                    type.name(),
+                    type.script(),
+                    scriptTimeLimit,
+                    scriptAllocationLimit,
+                    scriptSizeLimit,
+                    scriptCompileTimeLimit);
             return codec.storing(PrimaryOutput.recorded(type.primaryOutput(), codec.normalizes()));
         }
-        return find(type.codec()).orElseThrow(() -> new IllegalArgumentException("unknown codec '" + type.codec()
-                + "'; built-in codecs are " + byName.keySet().stream().sorted().toList() + " or javascript"));
+        return find(type.codec())
+                .orElseThrow(
+                        () -> new IllegalArgumentException("unknown codec '" + type.codec() + "'; built-in codecs are "
+                                + byName.keySet().stream().sorted().toList() + " or javascript"));
     }
 }

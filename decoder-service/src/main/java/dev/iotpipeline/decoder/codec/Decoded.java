@@ -14,8 +14,7 @@ public record Decoded(Map<String, Double> measurements, Map<String, Object> attr
     public static final String WARNINGS = "codecWarnings";
 
     /** A reading the device stored and sent later. */
-    public record HistoryPoint(Instant measuredAt, Map<String, Double> measurements) {
-    }
+    public record HistoryPoint(Instant measuredAt, Map<String, Double> measurements) {}
 
     public Decoded {
         history = history == null ? List.of() : List.copyOf(history);

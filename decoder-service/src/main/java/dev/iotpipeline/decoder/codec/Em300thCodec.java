@@ -1,8 +1,8 @@
 package dev.iotpipeline.decoder.codec;
 
-import java.util.HexFormat;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -49,10 +49,17 @@ final class Em300thCodec implements UplinkCodec {
                 }
                 case 0x20CE -> {
                     require(bytes, i, 7, "history record");
-                    long timestamp = (bytes[i] & 0xFFL) | (bytes[i + 1] & 0xFFL) << 8 | (bytes[i + 2] & 0xFFL) << 16
+                    long timestamp = (bytes[i] & 0xFFL)
+                            | (bytes[i + 1] & 0xFFL) << 8
+                            | (bytes[i + 2] & 0xFFL) << 16
                             | (bytes[i + 3] & 0xFFL) << 24;
-                    history.add(new Decoded.HistoryPoint(Instant.ofEpochSecond(timestamp), Map.of(
-                            "temperature", int16(bytes, i + 4) / 10.0, "humidity", (bytes[i + 6] & 0xFF) / 2.0)));
+                    history.add(new Decoded.HistoryPoint(
+                            Instant.ofEpochSecond(timestamp),
+                            Map.of(
+                                    "temperature",
+                                    int16(bytes, i + 4) / 10.0,
+                                    "humidity",
+                                    (bytes[i + 6] & 0xFF) / 2.0)));
                     i += 7;
                 }
                 case 0xFF01, 0xFF0B, 0xFF0F -> {
@@ -70,8 +77,9 @@ final class Em300thCodec implements UplinkCodec {
                     attributes.put("sn", HexFormat.of().formatHex(bytes, i, i + 8));
                     i += 8;
                 }
-                default -> throw new CodecException(String.format(
-                        "em300th: unknown item channel 0x%02x type 0x%02x at byte %d", channel, type, i - 2));
+                default ->
+                    throw new CodecException(String.format(
+                            "em300th: unknown item channel 0x%02x type 0x%02x at byte %d", channel, type, i - 2));
             }
         }
         if (measurements.isEmpty() && attributes.isEmpty() && history.isEmpty()) {
@@ -97,8 +105,8 @@ final class Em300thCodec implements UplinkCodec {
 
     private static void require(byte[] bytes, int at, int length, String what) {
         if (at + length > bytes.length) {
-            throw new CodecException(String.format("em300th: payload ends inside %s at byte %d (length %d)",
-                    what, at, bytes.length));
+            throw new CodecException(
+                    String.format("em300th: payload ends inside %s at byte %d (length %d)", what, at, bytes.length));
         }
     }
 }

@@ -31,7 +31,9 @@ public final class JavaScriptCodec implements UplinkCodec {
      * returning the decoded object itself.
      */
     public enum Form {
-        DECODE_UPLINK("decodeUplink"), CHIRPSTACK_V3("Decode"), TTN_V2("Decoder");
+        DECODE_UPLINK("decodeUplink"),
+        CHIRPSTACK_V3("Decode"),
+        TTN_V2("Decoder");
 
         private final String function;
 
@@ -68,19 +70,31 @@ public final class JavaScriptCodec implements UplinkCodec {
      * level that throws or breaks its limits ({@code compileTimeLimit} of CPU time), none of the {@link Form}
      * functions, or a failure of the engine itself.
      */
-    public static JavaScriptCodec compile(String name, String source, Duration timeLimit, long allocationLimitBytes,
-            long sizeLimitBytes, Duration compileTimeLimit) {
+    public static JavaScriptCodec compile(
+            String name,
+            String source,
+            Duration timeLimit,
+            long allocationLimitBytes,
+            long sizeLimitBytes,
+            Duration compileTimeLimit) {
         return compile(name, source, timeLimit, allocationLimitBytes, sizeLimitBytes, compileTimeLimit, false);
     }
 
     /** As {@link #compile(String, String, Duration, long)}, for the interpreter only: tests run hostile scripts in both modes. */
-    static JavaScriptCodec compileInterpreted(String name, String source, Duration timeLimit, long allocationLimitBytes) {
-        return compile(name, source, timeLimit, allocationLimitBytes, DEFAULT_SIZE_LIMIT, DEFAULT_COMPILE_TIME_LIMIT,
-                true);
+    static JavaScriptCodec compileInterpreted(
+            String name, String source, Duration timeLimit, long allocationLimitBytes) {
+        return compile(
+                name, source, timeLimit, allocationLimitBytes, DEFAULT_SIZE_LIMIT, DEFAULT_COMPILE_TIME_LIMIT, true);
     }
 
-    private static JavaScriptCodec compile(String name, String original, Duration timeLimit, long allocationLimitBytes,
-            long sizeLimitBytes, Duration compileTimeLimit, boolean interpretedOnly) {
+    private static JavaScriptCodec compile(
+            String name,
+            String original,
+            Duration timeLimit,
+            long allocationLimitBytes,
+            long sizeLimitBytes,
+            Duration compileTimeLimit,
+            boolean interpretedOnly) {
         var compiled = ScriptCompiler.compile(name, original, sizeLimitBytes, interpretedOnly);
         var runner = new ScriptRunner(name, compiled, timeLimit, compileTimeLimit, allocationLimitBytes);
         runner.runTopLevel();
@@ -158,8 +172,9 @@ public final class JavaScriptCodec implements UplinkCodec {
             var warnings = new ArrayList<>(warnings(output));
             warnings.addAll(warnings(normalized));
             var prefix = primary.otherPrefix();
-            second.measurements().forEach((field, value) ->
-                    add(prefix + field, value, measurements, measurements, attributes, warnings));
+            second.measurements()
+                    .forEach((field, value) ->
+                            add(prefix + field, value, measurements, measurements, attributes, warnings));
             second.attributes().forEach((field, value) -> {
                 if (!Decoded.WARNINGS.equals(field)) {
                     add(prefix + field, value, attributes, measurements, attributes, warnings);
@@ -171,8 +186,13 @@ public final class JavaScriptCodec implements UplinkCodec {
             return new Decoded(measurements, attributes, first.history());
         }
 
-        private static <V> void add(String name, V value, Map<String, V> into, Map<String, Double> measurements,
-                Map<String, Object> attributes, List<String> warnings) {
+        private static <V> void add(
+                String name,
+                V value,
+                Map<String, V> into,
+                Map<String, Double> measurements,
+                Map<String, Object> attributes,
+                List<String> warnings) {
             if (measurements.containsKey(name) || attributes.containsKey(name)) {
                 warnings.add(name + " (" + value + ") is left out: the primary output has a field of that name");
             } else {
@@ -182,7 +202,8 @@ public final class JavaScriptCodec implements UplinkCodec {
 
         private static List<String> warnings(Decoded decoded) {
             return decoded.attributes().get(Decoded.WARNINGS) instanceof List<?> list
-                    ? list.stream().map(String::valueOf).toList() : List.of();
+                    ? list.stream().map(String::valueOf).toList()
+                    : List.of();
         }
     }
 }

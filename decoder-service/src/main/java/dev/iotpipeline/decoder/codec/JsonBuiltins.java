@@ -21,8 +21,7 @@ import org.mozilla.javascript.Undefined;
 /** The bounded {@code JSON.stringify}, whose walk of a value counts as script instructions. */
 final class JsonBuiltins {
 
-    private JsonBuiltins() {
-    }
+    private JsonBuiltins() {}
 
     static void harden(ScriptableObject scope) {
         var json = (ScriptableObject) ScriptableObject.getProperty(scope, "JSON");
@@ -71,7 +70,9 @@ final class JsonBuiltins {
                 return replacer.call(cx, scope, thisObj, args);
             }
             // A property list only filters object members, and never the root (key "").
-            if (allowed != null && !(thisObj != null && isArray(thisObj)) && !"".equals(ScriptRuntime.toString(key))
+            if (allowed != null
+                    && !(thisObj != null && isArray(thisObj))
+                    && !"".equals(ScriptRuntime.toString(key))
                     && !allowed.contains(ScriptRuntime.toString(key))) {
                 return Undefined.instance;
             }

@@ -40,7 +40,9 @@ final class JsonCodec implements UplinkCodec {
                 }
                 measurements.put(field.getKey(), finite(field.getKey(), field.getValue()));
             }
-            root.path("attributes").properties().forEach(field -> attribute(attributes, field.getKey(), field.getValue()));
+            root.path("attributes")
+                    .properties()
+                    .forEach(field -> attribute(attributes, field.getKey(), field.getValue()));
         } else {
             for (var field : root.properties()) {
                 if (field.getValue().isNumber()) {

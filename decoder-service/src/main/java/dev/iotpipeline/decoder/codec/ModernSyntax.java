@@ -44,12 +44,10 @@ final class ModernSyntax {
 
     private static final Pattern HELPER_USE = Pattern.compile("\\$jscomp\\.([A-Za-z]+)");
 
-    private ModernSyntax() {
-    }
+    private ModernSyntax() {}
 
     /** The script and the helpers it needs, as ES5; the script's own code comes after the helpers. */
-    record Transpiled(String code, String userCode) {
-    }
+    record Transpiled(String code, String userCode) {}
 
     /**
      * Throws {@link InvalidScriptException} with the position in {@code source} when Closure's parser refuses the
@@ -83,8 +81,10 @@ final class ModernSyntax {
         options.setForceLibraryInjection(runtime);
         Result result;
         try {
-            result = compiler.compile(List.of(SourceFile.fromCode("externs.js", "")),
-                    List.of(SourceFile.fromCode(sourceName, source)), options);
+            result = compiler.compile(
+                    List.of(SourceFile.fromCode("externs.js", "")),
+                    List.of(SourceFile.fromCode(sourceName, source)),
+                    options);
         } catch (RuntimeException | StackOverflowError e) {
             throw new InvalidScriptException("the engine failed to parse the script: " + e);
         }

@@ -38,8 +38,7 @@ final class ScriptBuiltins {
     /** Character comparisons a plain-string search may need at worst (text length × pattern length). */
     static final long MAX_SEARCH_WORK = 1L << 28;
 
-    private ScriptBuiltins() {
-    }
+    private ScriptBuiltins() {}
 
     /**
      * Replaces the unbounded built-ins of a fresh scope by bounded wrappers.
@@ -86,17 +85,23 @@ final class ScriptBuiltins {
             return eval.call(cx, s, thisObj, args);
         }));
         var function = (Function) scope.get("Function", scope);
-        var guarded = new GuardedConstructor(scope, "Function", function, (c, s, t, a) -> {
-            var parameters = new StringBuilder();
-            for (int i = 0; i < a.length - 1; i++) {
-                parameters.append(i > 0 ? "," : "").append(a[i]);
-            }
-            checkSource("(function (" + parameters + "\n) {\n" + (a.length > 0 ? a[a.length - 1] : "") + "\n})");
-            return 0;
-        }, ScriptBuiltins::strings);
+        var guarded = new GuardedConstructor(
+                scope,
+                "Function",
+                function,
+                (c, s, t, a) -> {
+                    var parameters = new StringBuilder();
+                    for (int i = 0; i < a.length - 1; i++) {
+                        parameters.append(i > 0 ? "," : "").append(a[i]);
+                    }
+                    checkSource(
+                            "(function (" + parameters + "\n) {\n" + (a.length > 0 ? a[a.length - 1] : "") + "\n})");
+                    return 0;
+                },
+                ScriptBuiltins::strings);
         scope.defineProperty("Function", guarded, ScriptableObject.DONTENUM);
-        ((ScriptableObject) ScriptableObject.getFunctionPrototype(scope)).defineProperty("constructor", guarded,
-                ScriptableObject.DONTENUM);
+        ((ScriptableObject) ScriptableObject.getFunctionPrototype(scope))
+                .defineProperty("constructor", guarded, ScriptableObject.DONTENUM);
     }
 
     private static void checkSource(String source) {

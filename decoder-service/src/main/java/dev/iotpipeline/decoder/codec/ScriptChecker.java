@@ -17,11 +17,23 @@ import org.mozilla.javascript.ast.NodeVisitor;
 final class ScriptChecker {
 
     /** Names that would reach the host if they resolved; refused at registration with their position. */
-    static final Set<String> FORBIDDEN = Set.of("java", "javax", "Java", "Packages", "JavaImporter", "JavaAdapter",
-            "importPackage", "importClass", "require", "load", "loadClass", "Polyglot", "getClass", "__proto__");
+    static final Set<String> FORBIDDEN = Set.of(
+            "java",
+            "javax",
+            "Java",
+            "Packages",
+            "JavaImporter",
+            "JavaAdapter",
+            "importPackage",
+            "importClass",
+            "require",
+            "load",
+            "loadClass",
+            "Polyglot",
+            "getClass",
+            "__proto__");
 
-    private ScriptChecker() {
-    }
+    private ScriptChecker() {}
 
     /**
      * Parses without running, and refuses any reference to a host-access name. Every failure of the engine is
@@ -68,19 +80,25 @@ final class ScriptChecker {
             if (node instanceof Name name && FORBIDDEN.contains(name.getIdentifier())) {
                 var message = "'" + name.getIdentifier() + "' is not available to codecs: they have no access to "
                         + "Java, modules or the host";
-                var inOriginal = Pattern.compile("(?<![\\w$])" + Pattern.quote(name.getIdentifier())
-                        + "(?![\\w$])").matcher(original);
+                var inOriginal = Pattern.compile("(?<![\\w$])" + Pattern.quote(name.getIdentifier()) + "(?![\\w$])")
+                        .matcher(original);
                 if (original != source && inOriginal.find()) {
                     int offset = inOriginal.start();
-                    int line = 1 + (int) original.substring(0, offset).chars().filter(c -> c == '\n').count();
+                    int line = 1
+                            + (int) original.substring(0, offset)
+                                    .chars()
+                                    .filter(c -> c == '\n')
+                                    .count();
                     throw InvalidScriptException.at(message, line, column(original, offset));
                 }
                 throw InvalidScriptException.at(message, node.getLineno(), column(source, node.getAbsolutePosition()));
             }
             if (node instanceof BigIntLiteral) {
                 // See ScriptBuiltins.harden: BigInt arithmetic has no bounded cost in the engine.
-                throw InvalidScriptException.at("BigInt is not available to codecs: its arithmetic has no bounded "
-                        + "cost in the engine; use two 32-bit numbers", node.getLineno(),
+                throw InvalidScriptException.at(
+                        "BigInt is not available to codecs: its arithmetic has no bounded "
+                                + "cost in the engine; use two 32-bit numbers",
+                        node.getLineno(),
                         column(source, node.getAbsolutePosition()));
             }
             if (node instanceof CatchClause clause && clause.getVarName() == null) {

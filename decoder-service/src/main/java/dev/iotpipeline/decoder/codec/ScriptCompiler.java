@@ -12,11 +12,9 @@ final class ScriptCompiler {
     private static final Logger log = LoggerFactory.getLogger(JavaScriptCodec.class);
 
     /** A compiled script, and how: in the interpreter, and whether from the script rewritten to ES5. */
-    record Compiled(Script script, boolean interpreted, boolean transpiled) {
-    }
+    record Compiled(Script script, boolean interpreted, boolean transpiled) {}
 
-    private ScriptCompiler() {
-    }
+    private ScriptCompiler() {}
 
     /** Throws {@link InvalidScriptException}, never another exception, for a script the engine or sandbox refuses. */
     static Compiled compile(String name, String original, long sizeLimitBytes, boolean interpretedOnly) {
@@ -47,7 +45,9 @@ final class ScriptCompiler {
                 // The script parsed, so this is Rhino's bytecode generator failing on it: JVM method and
                 // constant-pool limits ("Program too complex") or its own bugs on large literals (an
                 // IllegalStateException from the stack map). The interpreter has neither and runs the same script.
-                log.info("JavaScript codec {} runs interpreted: Rhino's bytecode generator failed on it ({})", name,
+                log.info(
+                        "JavaScript codec {} runs interpreted: Rhino's bytecode generator failed on it ({})",
+                        name,
                         e.toString());
                 interpreted = true;
             }
@@ -89,7 +89,8 @@ final class ScriptCompiler {
                 bytes += 1;
             } else if (c < 0x800) {
                 bytes += 2;
-            } else if (Character.isHighSurrogate(c) && i + 1 < source.length()
+            } else if (Character.isHighSurrogate(c)
+                    && i + 1 < source.length()
                     && Character.isLowSurrogate(source.charAt(i + 1))) {
                 bytes += 4;
                 i++;

@@ -44,9 +44,11 @@ final class ScriptResults {
             long count = list.getLength();
             new Values(prefix).add(count);
             var all = list.stream().map(String::valueOf).toList();
-            throw new CodecErrorsException(prefix + "reported errors: "
-                    + String.join("; ", all.subList(0, (int) Math.min(count, MAX_ERRORS_SHOWN)))
-                    + (count > MAX_ERRORS_SHOWN ? "; … (" + count + " in all)" : ""), all);
+            throw new CodecErrorsException(
+                    prefix + "reported errors: "
+                            + String.join("; ", all.subList(0, (int) Math.min(count, MAX_ERRORS_SHOWN)))
+                            + (count > MAX_ERRORS_SHOWN ? "; … (" + count + " in all)" : ""),
+                    all);
         }
         return result;
     }
@@ -109,15 +111,25 @@ final class ScriptResults {
      * as {@code parent.child}, array items by index ({@code readings.0.value}), so arrays of objects keep every
      * value. Booleans stay booleans, dates become ISO-8601 strings, null and undefined are left out.
      */
-    private static void flatten(String prefix, Map<?, ?> fields, int depth, Values values,
-            Map<String, Double> measurements, Map<String, Object> attributes) {
+    private static void flatten(
+            String prefix,
+            Map<?, ?> fields,
+            int depth,
+            Values values,
+            Map<String, Double> measurements,
+            Map<String, Object> attributes) {
         if (depth > MAX_DATA_DEPTH) {
             throw new CodecException(values.prefix + "returned data nested more than " + MAX_DATA_DEPTH + " levels");
         }
         fields.forEach((key, value) -> leaf(prefix + key, value, depth, values, measurements, attributes));
     }
 
-    private static void leaf(String name, Object value, int depth, Values values, Map<String, Double> measurements,
+    private static void leaf(
+            String name,
+            Object value,
+            int depth,
+            Values values,
+            Map<String, Double> measurements,
             Map<String, Object> attributes) {
         values.add(1);
         if (value instanceof Number number) {
@@ -127,7 +139,8 @@ final class ScriptResults {
             }
         } else if (value instanceof NativeArray array) {
             if (depth + 1 > MAX_DATA_DEPTH) {
-                throw new CodecException(values.prefix + "returned data nested more than " + MAX_DATA_DEPTH + " levels");
+                throw new CodecException(
+                        values.prefix + "returned data nested more than " + MAX_DATA_DEPTH + " levels");
             }
             values.add(array.getLength());
             for (int i = 0; i < (int) array.getLength(); i++) {

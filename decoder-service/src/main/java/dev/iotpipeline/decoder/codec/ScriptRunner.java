@@ -43,7 +43,11 @@ final class ScriptRunner {
         }
     }
 
-    ScriptRunner(String name, ScriptCompiler.Compiled compiled, Duration timeLimit, Duration compileTimeLimit,
+    ScriptRunner(
+            String name,
+            ScriptCompiler.Compiled compiled,
+            Duration timeLimit,
+            Duration compileTimeLimit,
             long allocationLimitBytes) {
         this.name = name;
         this.script = compiled.script();
@@ -86,18 +90,23 @@ final class ScriptRunner {
                         + "Decode(fPort, bytes, variables) (ChirpStack v3) or Decoder(bytes, port) (TTN v2)");
             }
             form = found;
-            normalizes = found == Form.DECODE_UPLINK
-                    && ScriptableObject.getProperty(scope, NORMALIZE) instanceof Function;
+            normalizes =
+                    found == Form.DECODE_UPLINK && ScriptableObject.getProperty(scope, NORMALIZE) instanceof Function;
         } catch (InvalidScriptException e) {
             throw e;
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError | AssertionError
-                | ScriptSandbox.Timeout | ScriptSandbox.OutOfBudget e) {
+        } catch (RuntimeException
+                | StackOverflowError
+                | OutOfMemoryError
+                | AssertionError
+                | ScriptSandbox.Timeout
+                | ScriptSandbox.OutOfBudget e) {
             if (e instanceof RhinoException rhino && cx.exceeded() == null) {
                 throw InvalidScriptException.at(rhino.details(), rhino.lineNumber(), rhino.columnNumber());
             }
             throw new InvalidScriptException("the script's top level " + describe(cx, e, compileTimeLimitNanos)
-                    + (cx.exceeded() instanceof ScriptSandbox.Timeout ? " (decoder.codecs.script-compile-time-limit)"
-                    : ""));
+                    + (cx.exceeded() instanceof ScriptSandbox.Timeout
+                            ? " (decoder.codecs.script-compile-time-limit)"
+                            : ""));
         } finally {
             Context.exit();
         }
@@ -134,14 +143,24 @@ final class ScriptRunner {
                         var input = cx.newObject(scope);
                         ScriptableObject.putProperty(input, "bytes", byteArray);
                         ScriptableObject.putProperty(input, "fPort", port);
-                        ScriptableObject.putProperty(input, "recvTime", cx.newObject(scope, "Date",
-                                new Object[] {(double) System.currentTimeMillis()}));
+                        ScriptableObject.putProperty(input, "recvTime", cx.newObject(scope, "Date", new Object[] {
+                            (double) System.currentTimeMillis()
+                        }));
                         yield normalized(cx, scope, decodeFunction.call(cx, scope, scope, new Object[] {input}));
                     }
-                    case CHIRPSTACK_V3 -> new Trial(results.fields(decodeFunction.call(cx, scope, scope,
-                            new Object[] {port, byteArray, cx.newObject(scope)}), List.of()), null);
-                    case TTN_V2 -> new Trial(results.fields(decodeFunction.call(cx, scope, scope,
-                            new Object[] {byteArray, port}), List.of()), null);
+                    case CHIRPSTACK_V3 ->
+                        new Trial(
+                                results.fields(
+                                        decodeFunction.call(
+                                                cx, scope, scope, new Object[] {port, byteArray, cx.newObject(scope)}),
+                                        List.of()),
+                                null);
+                    case TTN_V2 ->
+                        new Trial(
+                                results.fields(
+                                        decodeFunction.call(cx, scope, scope, new Object[] {byteArray, port}),
+                                        List.of()),
+                                null);
                 };
             } catch (CodecException | RhinoException e) {
                 // The script's own failure on this payload: its scope is as good as before, unless a limit hid
@@ -153,8 +172,12 @@ final class ScriptRunner {
             state.allocated += Math.max(0, cx.checkFinished());
             keep = true;
             return decoded;
-        } catch (RuntimeException | StackOverflowError | OutOfMemoryError | AssertionError
-                | ScriptSandbox.Timeout | ScriptSandbox.OutOfBudget e) {
+        } catch (RuntimeException
+                | StackOverflowError
+                | OutOfMemoryError
+                | AssertionError
+                | ScriptSandbox.Timeout
+                | ScriptSandbox.OutOfBudget e) {
             throw failure(cx, e);
         } finally {
             if (state == null || !keep || state.allocated > allocationLimitBytes) {
@@ -177,7 +200,8 @@ final class ScriptRunner {
         }
         var message = "javascript codec " + name + " " + describe(cx, e, timeLimitNanos);
         return cx.exceeded() instanceof ScriptSandbox.Timeout || e instanceof ScriptSandbox.Timeout
-                ? new CodecTimeoutException(message) : new CodecException(message);
+                ? new CodecTimeoutException(message)
+                : new CodecException(message);
     }
 
     /** What went wrong, as the rest of a sentence whose subject is the codec or its top level. */
@@ -187,22 +211,27 @@ final class ScriptRunner {
         if (limit instanceof ScriptSandbox.Timeout timeout) {
             return switch (timeout.clock) {
                 case CPU -> "exceeded its time limit of " + limitMillis + " ms of CPU time";
-                case WALL -> "exceeded its time limit of " + limitMillis + " ms (wall clock: this thread has no "
-                        + "CPU-time counter)";
-                case BACKSTOP -> "exceeded its wall-clock backstop of "
-                        + Duration.ofNanos(ScriptSandbox.backstop(timeLimitNanos)).toMillis() + " ms (time limit "
-                        + limitMillis + " ms of CPU time)";
+                case WALL ->
+                    "exceeded its time limit of " + limitMillis + " ms (wall clock: this thread has no "
+                            + "CPU-time counter)";
+                case BACKSTOP ->
+                    "exceeded its wall-clock backstop of "
+                            + Duration.ofNanos(ScriptSandbox.backstop(timeLimitNanos))
+                                    .toMillis() + " ms (time limit "
+                            + limitMillis + " ms of CPU time)";
             };
         }
         if (limit instanceof ScriptSandbox.OutOfBudget) {
             return "allocated more than its budget of " + ScriptCompiler.size(allocationLimitBytes);
         }
         return switch (e) {
-            case RhinoException rhino -> "failed: " + rhino.details() + " (line " + rhino.lineNumber()
-                    + (transpiled ? " of the script as rewritten to ES5" : "") + ")";
+            case RhinoException rhino ->
+                "failed: " + rhino.details() + " (line " + rhino.lineNumber()
+                        + (transpiled ? " of the script as rewritten to ES5" : "") + ")";
             case StackOverflowError overflow -> "failed: too much recursion";
-            case OutOfMemoryError memory -> "ran the JVM out of memory in one step (its budget is "
-                    + ScriptCompiler.size(allocationLimitBytes) + " per call)";
+            case OutOfMemoryError memory ->
+                "ran the JVM out of memory in one step (its budget is " + ScriptCompiler.size(allocationLimitBytes)
+                        + " per call)";
             default -> "failed in the engine: " + e;
         };
     }
@@ -231,8 +260,11 @@ final class ScriptRunner {
             var input = cx.newObject(scope);
             ScriptableObject.putProperty(input, "data", data);
             var normalizedResult = results.checked(normalize.call(cx, scope, scope, new Object[] {input}));
-            return new Trial(output, results.fields(ScriptableObject.getProperty(normalizedResult, "data"),
-                    results.warnings(normalizedResult)));
+            return new Trial(
+                    output,
+                    results.fields(
+                            ScriptableObject.getProperty(normalizedResult, "data"),
+                            results.warnings(normalizedResult)));
         }
         return new Trial(output, null);
     }

@@ -23,6 +23,7 @@ final class ScriptSandbox extends ContextFactory {
 
     /** The wall-clock backstop is this many times the CPU-time limit, and at least {@link #MIN_BACKSTOP_NANOS}. */
     static final int BACKSTOP_FACTOR = 10;
+
     static final long MIN_BACKSTOP_NANOS = 1_000_000_000L;
 
     private static final com.sun.management.ThreadMXBean THREADS =
@@ -33,7 +34,11 @@ final class ScriptSandbox extends ContextFactory {
     static final class Timeout extends Error {
 
         /** Which clock ran out: CPU time, wall clock on a thread without a CPU-time counter, or the backstop. */
-        enum Clock { CPU, WALL, BACKSTOP }
+        enum Clock {
+            CPU,
+            WALL,
+            BACKSTOP
+        }
 
         final Clock clock;
 
@@ -58,6 +63,7 @@ final class ScriptSandbox extends ContextFactory {
         private boolean cpuClock;
         /** Read at the first check that needs it, so a short call costs no CPU-time system call. */
         private long cpuDeadline;
+
         private boolean cpuDeadlineSet;
         private long allocationStart;
         private long allocationLimit;
@@ -176,13 +182,12 @@ final class ScriptSandbox extends ContextFactory {
 
     /** The wall-clock time a call may take whatever its CPU time, for a thread starved of CPU or stuck. */
     static long backstop(long timeLimitNanos) {
-        long scaled = timeLimitNanos > Long.MAX_VALUE / BACKSTOP_FACTOR ? Long.MAX_VALUE
-                : timeLimitNanos * BACKSTOP_FACTOR;
+        long scaled =
+                timeLimitNanos > Long.MAX_VALUE / BACKSTOP_FACTOR ? Long.MAX_VALUE : timeLimitNanos * BACKSTOP_FACTOR;
         return Math.max(MIN_BACKSTOP_NANOS, scaled);
     }
 
-    private ScriptSandbox() {
-    }
+    private ScriptSandbox() {}
 
     // Why each part is there: the class shutter refuses every Java class, which also keeps Rhino from exposing
     // javaException/rhinoException on the errors a script catches; initSafeStandardObjects (ScriptRunner)

@@ -24,14 +24,18 @@ import org.mozilla.javascript.regexp.NativeRegExp;
 /** The bounded string built-ins: the {@code String.prototype} methods that build, compare or search strings. */
 final class StringBuiltins {
 
-    private StringBuiltins() {
-    }
+    private StringBuiltins() {}
 
     static void harden(ScriptableObject scope) {
         hardenStringMethods(scope, (ScriptableObject) ScriptableObject.getClassPrototype(scope, "String"));
         var stringConstructor = (ScriptableObject) ScriptableObject.getProperty(scope, "String");
-        wrap(scope, stringConstructor, "raw", (c, s, t, a) -> argument(a, 0) instanceof Scriptable template
-                ? requireLength(ScriptableObject.getProperty(template, "raw"), "String.raw") : 0);
+        wrap(
+                scope,
+                stringConstructor,
+                "raw",
+                (c, s, t, a) -> argument(a, 0) instanceof Scriptable template
+                        ? requireLength(ScriptableObject.getProperty(template, "raw"), "String.raw")
+                        : 0);
     }
 
     private static void hardenStringMethods(ScriptableObject scope, ScriptableObject stringPrototype) {
@@ -45,9 +49,20 @@ final class StringBuiltins {
             return (long) length;
         });
         // Collation compares about 5 million characters a second: bounded like a search of both strings.
-        wrap(scope, stringPrototype, "localeCompare", (c, s, t, a) -> require(ScriptRuntime.toString(t).length()
-                + (a.length > 0 ? ScriptRuntime.toString(a[0]).length() : 0), MAX_LENGTH, "localeCompare length"));
-        wrap(scope, stringPrototype, "normalize", (c, s, t, a) -> ScriptRuntime.toString(t).length());
+        wrap(
+                scope,
+                stringPrototype,
+                "localeCompare",
+                (c, s, t, a) -> require(
+                        ScriptRuntime.toString(t).length()
+                                + (a.length > 0 ? ScriptRuntime.toString(a[0]).length() : 0),
+                        MAX_LENGTH,
+                        "localeCompare length"));
+        wrap(
+                scope,
+                stringPrototype,
+                "normalize",
+                (c, s, t, a) -> ScriptRuntime.toString(t).length());
         for (var name : new String[] {"padStart", "padEnd"}) {
             wrap(scope, stringPrototype, name, (c, s, t, a) -> {
                 double length = a.length > 0 ? ScriptRuntime.toNumber(a[0]) : 0;
@@ -58,8 +73,14 @@ final class StringBuiltins {
         // Plain-string search is Java's String.indexOf, which compares up to text × pattern characters. A
         // pattern object with a method of its own (a RegExp, counted by Rhino) is left alone; any other object
         // is converted once here, so a toString cannot answer the check one way and the search another.
-        var searches = new Object[][] {{"indexOf", null}, {"lastIndexOf", null}, {"includes", null},
-                {"split", SymbolKey.SPLIT}, {"replace", SymbolKey.REPLACE}, {"replaceAll", SymbolKey.REPLACE}};
+        var searches = new Object[][] {
+            {"indexOf", null},
+            {"lastIndexOf", null},
+            {"includes", null},
+            {"split", SymbolKey.SPLIT},
+            {"replace", SymbolKey.REPLACE},
+            {"replaceAll", SymbolKey.REPLACE}
+        };
         for (var search : searches) {
             var name = (String) search[0];
             var protocol = (Symbol) search[1];
@@ -67,8 +88,10 @@ final class StringBuiltins {
             define(scope, stringPrototype, name, new Composite(name, 1, (cx, s, thisObj, args) -> {
                 var text = ScriptRuntime.toString(thisObj);
                 var pattern = args.length > 0 ? args[0] : Undefined.instance;
-                if (pattern instanceof NativeRegExp || (protocol != null && pattern instanceof Scriptable object
-                        && ScriptableObject.getProperty(object, protocol) instanceof Callable)) {
+                if (pattern instanceof NativeRegExp
+                        || (protocol != null
+                                && pattern instanceof Scriptable object
+                                && ScriptableObject.getProperty(object, protocol) instanceof Callable)) {
                     return original.call(cx, s, ScriptRuntime.toObject(cx, s, text), args);
                 }
                 var patternText = ScriptRuntime.toString(pattern);

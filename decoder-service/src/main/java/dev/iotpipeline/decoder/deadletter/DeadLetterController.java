@@ -14,15 +14,18 @@ class DeadLetterController {
 
     private final DeadLetterRedrive redrive;
 
-    DeadLetterController(ConsumerFactory<?, ?> consumers, KafkaTemplate<String, Object> kafka,
-            DecoderProperties properties) {
-        this.redrive = new DeadLetterRedrive(consumers.getConfigurationProperties(), kafka,
+    DeadLetterController(
+            ConsumerFactory<?, ?> consumers, KafkaTemplate<String, Object> kafka, DecoderProperties properties) {
+        this.redrive = new DeadLetterRedrive(
+                consumers.getConfigurationProperties(),
+                kafka,
                 properties.kafka().sendTimeout());
     }
 
     @PostMapping("/dead-letters/redrive")
-    DeadLetterRedrive.Result redrive(@RequestParam(required = false) String deviceType,
-            @RequestParam(required = false) Instant since) throws Exception {
+    DeadLetterRedrive.Result redrive(
+            @RequestParam(required = false) String deviceType, @RequestParam(required = false) Instant since)
+            throws Exception {
         return redrive.redrive(deviceType, since);
     }
 }

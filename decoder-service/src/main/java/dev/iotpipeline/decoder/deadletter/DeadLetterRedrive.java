@@ -1,7 +1,7 @@
 package dev.iotpipeline.decoder.deadletter;
 
-import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.DeadLetterHeaders;
+import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicReader;
 import java.nio.charset.StandardCharsets;
@@ -23,15 +23,14 @@ import org.springframework.kafka.core.KafkaOperations;
 public final class DeadLetterRedrive {
 
     /** What one redrive looked at and resent. */
-    public record Result(long scanned, long redriven) {
-    }
+    public record Result(long scanned, long redriven) {}
 
     private final Map<String, Object> kafkaClient;
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
 
-    public DeadLetterRedrive(Map<String, Object> kafkaClient, KafkaOperations<String, Object> kafka,
-            Duration sendTimeout) {
+    public DeadLetterRedrive(
+            Map<String, Object> kafkaClient, KafkaOperations<String, Object> kafka, Duration sendTimeout) {
         this.kafkaClient = kafkaClient;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
@@ -41,21 +40,24 @@ public final class DeadLetterRedrive {
     public Result redrive(String deviceType, Instant since) throws Exception {
         var scanned = new AtomicLong();
         var sends = new ArrayList<CompletableFuture<?>>();
-        try (var reader = TopicReader.open(kafkaClient, "decoder-redrive-" + Ids.newId(),
-                PipelineTopic.DEAD_LETTER.topicName(), Map.of())) {
+        try (var reader = TopicReader.open(
+                kafkaClient, "decoder-redrive-" + Ids.newId(), PipelineTopic.DEAD_LETTER.topicName(), Map.of())) {
             reader.assign();
             if (since == null) {
                 reader.seekToBeginning();
             } else {
                 reader.seek(reader.offsetsAt(since.toEpochMilli(), reader.partitions()));
             }
-            reader.read(record -> {
-                scanned.incrementAndGet();
-                if (matches(record, deviceType)) {
-                    sends.add(kafka.send(PipelineTopic.UPLINKS_ENCODED.topicName(), record.key(), record.value()));
-                }
-                return true;
-            }, deleted -> true);
+            reader.read(
+                    record -> {
+                        scanned.incrementAndGet();
+                        if (matches(record, deviceType)) {
+                            sends.add(kafka.send(
+                                    PipelineTopic.UPLINKS_ENCODED.topicName(), record.key(), record.value()));
+                        }
+                        return true;
+                    },
+                    deleted -> true);
             CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
                     .get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         }

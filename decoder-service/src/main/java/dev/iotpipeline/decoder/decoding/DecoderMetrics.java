@@ -23,9 +23,12 @@ final class DecoderMetrics {
     DecoderMetrics(MeterRegistry registry) {
         this.registry = registry;
         this.hops = new HopTimers(registry);
-        this.latency = Timer.builder("decoder.decode").description("Time to decode and map one uplink")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100))
-                .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
+        this.latency = Timer.builder("decoder.decode")
+                .description("Time to decode and map one uplink")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100))
+                .maximumExpectedValue(Duration.ofSeconds(1))
+                .register(registry);
     }
 
     Timer latency() {
@@ -38,12 +41,23 @@ final class DecoderMetrics {
     }
 
     void decoded(String deviceType) {
-        decoded.computeIfAbsent(deviceType, t -> Counter.builder("decoder.data.units").tag("deviceType", t)
-                .description("Uplinks decoded into data units").register(registry)).increment();
+        decoded.computeIfAbsent(
+                        deviceType,
+                        t -> Counter.builder("decoder.data.units")
+                                .tag("deviceType", t)
+                                .description("Uplinks decoded into data units")
+                                .register(registry))
+                .increment();
     }
 
     void deadLettered(DeadLetterCause cause) {
-        deadLetters.computeIfAbsent(cause.tag(), c -> Counter.builder("decoder.dead.letters").tag("cause", c)
-                .description("Uplinks sent to the dead-letter topic").register(registry)).increment();
+        deadLetters
+                .computeIfAbsent(
+                        cause.tag(),
+                        c -> Counter.builder("decoder.dead.letters")
+                                .tag("cause", c)
+                                .description("Uplinks sent to the dead-letter topic")
+                                .register(registry))
+                .increment();
     }
 }

@@ -49,8 +49,17 @@ final class DecoderWarmup implements Warmup {
             types = known.isEmpty() ? List.of("em300th") : known.subList(0, Math.min(MAX_TYPES, known.size()));
         }
         var now = Instant.now();
-        var uplink = new EncodedUplink(new UUID(0, round), EncodedUplink.SCHEMA_VERSION, "warmup",
-                types.get(round % types.size()), "warmup-" + round % 1000, 85, PAYLOAD, now, now, Map.of());
+        var uplink = new EncodedUplink(
+                new UUID(0, round),
+                EncodedUplink.SCHEMA_VERSION,
+                "warmup",
+                types.get(round % types.size()),
+                "warmup-" + round % 1000,
+                85,
+                PAYLOAD,
+                now,
+                now,
+                Map.of());
         if (decoder.decode(EventJson.write(uplink)) instanceof Outcome.Decoded decoded) {
             EventJson.write(decoded.dataUnit());
         }

@@ -24,19 +24,30 @@ import org.springframework.kafka.core.KafkaTemplate;
 class DecodingConfig {
 
     @Bean
-    UplinkListener uplinkListener(DeviceTypeRegistry registry, KafkaTemplate<String, Object> kafka,
-            DecoderProperties properties, MeterRegistry meters, KafkaProperties kafkaProperties,
+    UplinkListener uplinkListener(
+            DeviceTypeRegistry registry,
+            KafkaTemplate<String, Object> kafka,
+            DecoderProperties properties,
+            MeterRegistry meters,
+            KafkaProperties kafkaProperties,
             ObjectProvider<ObservationRegistry> observations) {
-        return new UplinkListener(new UplinkDecoder(registry::resolve, Clock.systemUTC()), kafka,
-                properties.kafka().sendTimeout(), new DecoderMetrics(meters),
-                new RecordTracing(observations.getIfAvailable(() -> ObservationRegistry.NOOP), "decoder",
+        return new UplinkListener(
+                new UplinkDecoder(registry::resolve, Clock.systemUTC()),
+                kafka,
+                properties.kafka().sendTimeout(),
+                new DecoderMetrics(meters),
+                new RecordTracing(
+                        observations.getIfAvailable(() -> ObservationRegistry.NOOP),
+                        "decoder",
                         kafkaProperties.getConsumer().getGroupId()));
     }
 
     @Bean
     DecoderWarmup decoderWarmup(DeviceTypeRegistry registry, KafkaTemplate<String, Object> kafka) {
-        return new DecoderWarmup(new UplinkDecoder(registry::resolve, Clock.systemUTC()),
-                () -> registry.all().stream().map(DeviceType::name).toList(), kafka);
+        return new DecoderWarmup(
+                new UplinkDecoder(registry::resolve, Clock.systemUTC()),
+                () -> registry.all().stream().map(DeviceType::name).toList(),
+                kafka);
     }
 
     /**
@@ -45,13 +56,19 @@ class DecodingConfig {
      */
     @Bean
     RetryPolicy retryPolicy(DecoderProperties properties) {
-        return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax());
+        return new RetryPolicy(
+                properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax());
     }
 
     @Bean
-    DeadLetterRecoverer decodeDeadLetters(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
-            MeterRegistry meters) {
-        return new DeadLetterRecoverer(kafka, PipelineTopic.DEAD_LETTER, DeadLetterHeaders.STAGE_DECODE,
-                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC(), meters);
+    DeadLetterRecoverer decodeDeadLetters(
+            KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties, MeterRegistry meters) {
+        return new DeadLetterRecoverer(
+                kafka,
+                PipelineTopic.DEAD_LETTER,
+                DeadLetterHeaders.STAGE_DECODE,
+                kafkaProperties.getConsumer().getGroupId(),
+                Clock.systemUTC(),
+                meters);
     }
 }

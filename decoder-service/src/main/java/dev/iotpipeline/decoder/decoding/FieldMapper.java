@@ -12,8 +12,7 @@ import java.util.Map;
  */
 public final class FieldMapper {
 
-    private FieldMapper() {
-    }
+    private FieldMapper() {}
 
     public static Decoded apply(Decoded decoded, Map<String, FieldMapping> mapping) {
         if (mapping.isEmpty()) {

@@ -9,9 +9,7 @@ sealed interface Outcome {
      * The uplink's data unit, one more per history record it carried, and the uplink's {@link
      * dev.iotpipeline.events.UplinkDigest}, which travels with each so the store can tell a conflicting retry.
      */
-    record Decoded(DataUnit dataUnit, java.util.List<DataUnit> history, long uplinkDigest) implements Outcome {
-    }
+    record Decoded(DataUnit dataUnit, java.util.List<DataUnit> history, long uplinkDigest) implements Outcome {}
 
-    record DeadLetter(DeadLetterCause cause, String reason, String deviceType, String codec) implements Outcome {
-    }
+    record DeadLetter(DeadLetterCause cause, String reason, String deviceType, String codec) implements Outcome {}
 }

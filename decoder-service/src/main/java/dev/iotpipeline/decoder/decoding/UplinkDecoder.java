@@ -4,10 +4,10 @@ import dev.iotpipeline.decoder.codec.CodecException;
 import dev.iotpipeline.decoder.codec.CodecTimeoutException;
 import dev.iotpipeline.decoder.codec.Decoded;
 import dev.iotpipeline.decoder.registry.ResolvedDeviceType;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.UplinkDigest;
 import java.time.Clock;
 import java.time.Instant;
@@ -38,43 +38,74 @@ class UplinkDecoder {
             return dead(DeadLetterCause.MALFORMED_EVENT, "malformed event: " + e.getOriginalMessage(), null, null);
         }
         if (uplink == null || uplink.id() == null || uplink.deviceType() == null || uplink.payload() == null) {
-            return dead(DeadLetterCause.MALFORMED_EVENT, "malformed event: id, deviceType and payload are required",
-                    null, null);
+            return dead(
+                    DeadLetterCause.MALFORMED_EVENT,
+                    "malformed event: id, deviceType and payload are required",
+                    null,
+                    null);
         }
         var resolved = deviceTypes.apply(uplink.deviceType());
         if (resolved.isEmpty()) {
-            return dead(DeadLetterCause.UNKNOWN_DEVICE_TYPE, "unknown device type '" + uplink.deviceType() + "'",
-                    uplink.deviceType(), null);
+            return dead(
+                    DeadLetterCause.UNKNOWN_DEVICE_TYPE,
+                    "unknown device type '" + uplink.deviceType() + "'",
+                    uplink.deviceType(),
+                    null);
         }
         var type = resolved.get();
         var codecName = type.type().codec();
         if (type.codec() == null) {
-            return dead(DeadLetterCause.BROKEN_CODEC, "codec of device type '" + uplink.deviceType()
-                    + "' cannot be built: " + type.brokenReason(), uplink.deviceType(), codecName);
+            return dead(
+                    DeadLetterCause.BROKEN_CODEC,
+                    "codec of device type '" + uplink.deviceType() + "' cannot be built: " + type.brokenReason(),
+                    uplink.deviceType(),
+                    codecName);
         }
         Decoded decoded;
         try {
-            decoded = FieldMapper.apply(type.codec().decode(uplink.payload(), uplink.fPort()), type.type().mapping());
+            decoded = FieldMapper.apply(
+                    type.codec().decode(uplink.payload(), uplink.fPort()),
+                    type.type().mapping());
         } catch (CodecTimeoutException e) {
             return dead(DeadLetterCause.CODEC_TIMEOUT, e.getMessage(), uplink.deviceType(), codecName);
         } catch (CodecException e) {
             return dead(DeadLetterCause.CODEC_ERROR, e.getMessage(), uplink.deviceType(), codecName);
         } catch (RuntimeException e) {
             // A codec bug must cost one message, not the partition.
-            return dead(DeadLetterCause.CODEC_ERROR, "codec " + codecName + " failed: " + e, uplink.deviceType(),
+            return dead(
+                    DeadLetterCause.CODEC_ERROR,
+                    "codec " + codecName + " failed: " + e,
+                    uplink.deviceType(),
                     codecName);
         }
         var decodedAt = Instant.now(clock);
-        var unit = new DataUnit(Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE),
-                DataUnit.SCHEMA_VERSION, uplink.id(), uplink.channel(), uplink.deviceType(), uplink.deviceId(),
-                uplink.measuredAt() != null ? uplink.measuredAt() : uplink.receivedAt(), uplink.receivedAt(),
-                decodedAt, decoded.measurements(), attributes(decoded, uplink));
+        var unit = new DataUnit(
+                Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE),
+                DataUnit.SCHEMA_VERSION,
+                uplink.id(),
+                uplink.channel(),
+                uplink.deviceType(),
+                uplink.deviceId(),
+                uplink.measuredAt() != null ? uplink.measuredAt() : uplink.receivedAt(),
+                uplink.receivedAt(),
+                decodedAt,
+                decoded.measurements(),
+                attributes(decoded, uplink));
         var history = new java.util.ArrayList<DataUnit>();
         for (int i = 0; i < decoded.history().size(); i++) {
             var point = decoded.history().get(i);
-            history.add(new DataUnit(Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE + ":history:" + i),
-                    DataUnit.SCHEMA_VERSION, uplink.id(), uplink.channel(), uplink.deviceType(), uplink.deviceId(),
-                    point.measuredAt(), uplink.receivedAt(), decodedAt, point.measurements(), Map.of("history", true)));
+            history.add(new DataUnit(
+                    Ids.derive(uplink.id(), DATA_UNIT_ID_PURPOSE + ":history:" + i),
+                    DataUnit.SCHEMA_VERSION,
+                    uplink.id(),
+                    uplink.channel(),
+                    uplink.deviceType(),
+                    uplink.deviceId(),
+                    point.measuredAt(),
+                    uplink.receivedAt(),
+                    decodedAt,
+                    point.measurements(),
+                    Map.of("history", true)));
         }
         return new Outcome.Decoded(unit, history, UplinkDigest.of(uplink));
     }

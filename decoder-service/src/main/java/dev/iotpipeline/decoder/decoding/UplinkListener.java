@@ -35,8 +35,12 @@ class UplinkListener {
     private final DecoderMetrics metrics;
     private final RecordTracing tracing;
 
-    UplinkListener(UplinkDecoder decoder, KafkaOperations<String, Object> kafka, Duration sendTimeout,
-            DecoderMetrics metrics, RecordTracing tracing) {
+    UplinkListener(
+            UplinkDecoder decoder,
+            KafkaOperations<String, Object> kafka,
+            Duration sendTimeout,
+            DecoderMetrics metrics,
+            RecordTracing tracing) {
         this.decoder = decoder;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
@@ -44,7 +48,9 @@ class UplinkListener {
         this.tracing = tracing;
     }
 
-    @KafkaListener(id = "decoder", topics = "#{T(dev.iotpipeline.events.PipelineTopic).UPLINKS_ENCODED.topicName()}",
+    @KafkaListener(
+            id = "decoder",
+            topics = "#{T(dev.iotpipeline.events.PipelineTopic).UPLINKS_ENCODED.topicName()}",
             batch = "true")
     void onBatch(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
         long polled = System.currentTimeMillis();
@@ -63,12 +69,16 @@ class UplinkListener {
         for (int i = 0; i < records.size(); i++) {
             for (var write : writes.get(i)) {
                 if (!write.isDone()) {
-                    throw new BatchListenerFailedException("Writes of " + DeadLetterHeaders.source(records.get(i)) + " timed out",
-                            new TimeoutException("not acknowledged within " + sendTimeout), i);
+                    throw new BatchListenerFailedException(
+                            "Writes of " + DeadLetterHeaders.source(records.get(i)) + " timed out",
+                            new TimeoutException("not acknowledged within " + sendTimeout),
+                            i);
                 }
                 if (write.isCompletedExceptionally()) {
-                    throw new BatchListenerFailedException("Writes of " + DeadLetterHeaders.source(records.get(i)) + " failed",
-                            classify(write.exceptionNow()), i);
+                    throw new BatchListenerFailedException(
+                            "Writes of " + DeadLetterHeaders.source(records.get(i)) + " failed",
+                            classify(write.exceptionNow()),
+                            i);
                 }
             }
         }
@@ -109,8 +119,8 @@ class UplinkListener {
      * The uplink's trace headers on an output: kept as they are when the trace is not sampled; replaced by the
      * send's own span when it is.
      */
-    private static ProducerRecord<String, Object> traced(ConsumerRecord<String, byte[]> in,
-            ProducerRecord<String, Object> out) {
+    private static ProducerRecord<String, Object> traced(
+            ConsumerRecord<String, byte[]> in, ProducerRecord<String, Object> out) {
         RecordTracing.copyTraceHeaders(in.headers(), out.headers());
         return out;
     }
@@ -123,18 +133,26 @@ class UplinkListener {
 
     /** A write that waiting cannot fix (too large, not serializable) marks the uplink unpublishable. */
     private static Throwable classify(Throwable failure) {
-        return Failures.isTransient(failure) ? failure
-                : new UnprocessableRecordException(DeadLetterHeaders.CAUSE_UNPUBLISHABLE,
-                        "its output cannot be written to Kafka: " + failure, failure);
+        return Failures.isTransient(failure)
+                ? failure
+                : new UnprocessableRecordException(
+                        DeadLetterHeaders.CAUSE_UNPUBLISHABLE,
+                        "its output cannot be written to Kafka: " + failure,
+                        failure);
     }
 
     /** The original record, unchanged, with headers naming the cause, reason, device type and codec. */
-    private static ProducerRecord<String, Object> deadLetter(ConsumerRecord<String, byte[]> record,
-            Outcome.DeadLetter dead) {
-        var out = new ProducerRecord<String, Object>(PipelineTopic.DEAD_LETTER.topicName(), record.key(),
-                record.value());
-        DeadLetterHeaders.addCommon(out.headers(), record, dead.cause().tag(), dead.reason(),
-                DeadLetterHeaders.STAGE_DECODE, Instant.now());
+    private static ProducerRecord<String, Object> deadLetter(
+            ConsumerRecord<String, byte[]> record, Outcome.DeadLetter dead) {
+        var out =
+                new ProducerRecord<String, Object>(PipelineTopic.DEAD_LETTER.topicName(), record.key(), record.value());
+        DeadLetterHeaders.addCommon(
+                out.headers(),
+                record,
+                dead.cause().tag(),
+                dead.reason(),
+                DeadLetterHeaders.STAGE_DECODE,
+                Instant.now());
         DeadLetterHeaders.add(out.headers(), DeadLetterHeaders.DEVICE_TYPE, dead.deviceType());
         DeadLetterHeaders.add(out.headers(), DeadLetterHeaders.CODEC, dead.codec());
         return out;

@@ -14,17 +14,30 @@ import org.springframework.kafka.core.KafkaOperations;
  */
 final class BuiltInDeviceTypes {
 
-    private BuiltInDeviceTypes() {
-    }
+    private BuiltInDeviceTypes() {}
 
-    static int register(Codecs codecs, DeviceTypeRegistry registry, KafkaOperations<String, Object> kafka,
-            Clock clock, Duration timeout) throws Exception {
+    static int register(
+            Codecs codecs,
+            DeviceTypeRegistry registry,
+            KafkaOperations<String, Object> kafka,
+            Clock clock,
+            Duration timeout)
+            throws Exception {
         int added = 0;
         for (var builtIn : codecs.builtIns()) {
             var name = builtIn.codec().name();
             if (registry.find(name).isEmpty()) {
-                var type = new DeviceType(name, DeviceType.SCHEMA_VERSION, name, null, builtIn.mapping(),
-                        builtIn.description(), Instant.now(clock), List.of(), CodecForm.BUILT_IN, DeviceType.DECODED);
+                var type = new DeviceType(
+                        name,
+                        DeviceType.SCHEMA_VERSION,
+                        name,
+                        null,
+                        builtIn.mapping(),
+                        builtIn.description(),
+                        Instant.now(clock),
+                        List.of(),
+                        CodecForm.BUILT_IN,
+                        DeviceType.DECODED);
                 registry.save(kafka::send, name, type, timeout);
                 added++;
             }

@@ -3,7 +3,6 @@ package dev.iotpipeline.decoder.registry;
 import dev.iotpipeline.decoder.codec.CodecErrorsException;
 import dev.iotpipeline.decoder.codec.CodecException;
 import dev.iotpipeline.decoder.codec.CodecTimeoutException;
-import dev.iotpipeline.decoder.codec.Decoded;
 import dev.iotpipeline.decoder.codec.JavaScriptCodec;
 import dev.iotpipeline.decoder.codec.UplinkCodec;
 import dev.iotpipeline.events.CodecExample;
@@ -36,12 +35,10 @@ final class CodecExamples {
     /** Mismatches a refusal lists; the detail still counts every failed example. */
     static final int MAX_MISMATCHES = 200;
 
-    private CodecExamples() {
-    }
+    private CodecExamples() {}
 
     /** One difference: which example, where in its expected output ({@code data.temperature}), and both values. */
-    record Mismatch(int example, String description, String path, Object expected, Object actual) {
-    }
+    record Mismatch(int example, String description, String path, Object expected, Object actual) {}
 
     /**
      * The outcome of all examples: how many failed, their differences (at most {@link #MAX_MISMATCHES}, and
@@ -55,8 +52,7 @@ final class CodecExamples {
     }
 
     /** The first thing wrong with the examples of a request, as the field it is in and what is wrong with it. */
-    record Invalid(String field, String problem) {
-    }
+    record Invalid(String field, String problem) {}
 
     static Optional<Invalid> validate(List<CodecExample> examples) {
         if (examples == null) {
@@ -120,7 +116,8 @@ final class CodecExamples {
         if (!hasData && output.errors().isEmpty()) {
             return invalid(at + ".data", "is required unless the example expects errors");
         }
-        if (output.errors().size() > MAX_ERRORS || output.warnings() != null && output.warnings().size() > MAX_ERRORS) {
+        if (output.errors().size() > MAX_ERRORS
+                || output.warnings() != null && output.warnings().size() > MAX_ERRORS) {
             return invalid(at, "holds more than " + MAX_ERRORS + " errors or warnings");
         }
         if (output.errors().stream().anyMatch(Objects::isNull)
@@ -185,7 +182,11 @@ final class CodecExamples {
             // A built-in codec refuses a payload with one message, which is its one error.
             if (!(codec instanceof JavaScriptCodec) && !expectedErrors.isEmpty()) {
                 if (!List.of(String.valueOf(e.getMessage())).equals(expectedErrors)) {
-                    found.add(new Mismatch(index, example.description(), "errors", expectedErrors,
+                    found.add(new Mismatch(
+                            index,
+                            example.description(),
+                            "errors",
+                            expectedErrors,
                             List.of(String.valueOf(e.getMessage()))));
                 }
                 return;
@@ -194,8 +195,8 @@ final class CodecExamples {
             return;
         } catch (RuntimeException e) {
             // A built-in codec's bug; the pipeline dead-letters the uplink with it too.
-            found.add(new Mismatch(index, example.description(), "error", null,
-                    "codec " + codec.name() + " failed: " + e));
+            found.add(new Mismatch(
+                    index, example.description(), "error", null, "codec " + codec.name() + " failed: " + e));
             return;
         }
         var output = outputs.output();
@@ -204,31 +205,56 @@ final class CodecExamples {
             found.add(new Mismatch(index, example.description(), "errors", expectedErrors, List.of()));
             return;
         }
-        compare(index, example.description(), "data.", FlatValues.of(example.output().data()), FlatValues.of(output),
+        compare(
+                index,
+                example.description(),
+                "data.",
+                FlatValues.of(example.output().data()),
+                FlatValues.of(output),
                 found);
         if (example.output().warnings() != null && !example.output().warnings().equals(FlatValues.warnings(output))) {
-            found.add(new Mismatch(index, example.description(), "warnings", example.output().warnings(),
+            found.add(new Mismatch(
+                    index,
+                    example.description(),
+                    "warnings",
+                    example.output().warnings(),
                     FlatValues.warnings(output)));
         }
         var expectedNormalized = example.normalizedOutput();
-        if (expectedNormalized != null && expectedNormalized.data() != null && !expectedNormalized.data().isNull()) {
+        if (expectedNormalized != null
+                && expectedNormalized.data() != null
+                && !expectedNormalized.data().isNull()) {
             var expected = FlatValues.of(expectedNormalized.data());
             if (normalized == null) {
                 found.add(new Mismatch(index, example.description(), "normalizedOutput", expected, null));
             } else {
-                compare(index, example.description(), "normalizedOutput.data.", expected, FlatValues.of(normalized),
+                compare(
+                        index,
+                        example.description(),
+                        "normalizedOutput.data.",
+                        expected,
+                        FlatValues.of(normalized),
                         found);
                 if (expectedNormalized.warnings() != null
                         && !expectedNormalized.warnings().equals(FlatValues.warnings(normalized))) {
-                    found.add(new Mismatch(index, example.description(), "normalizedOutput.warnings",
-                            expectedNormalized.warnings(), FlatValues.warnings(normalized)));
+                    found.add(new Mismatch(
+                            index,
+                            example.description(),
+                            "normalizedOutput.warnings",
+                            expectedNormalized.warnings(),
+                            FlatValues.warnings(normalized)));
                 }
             }
         }
     }
 
-    private static void compare(int index, String description, String prefix, Map<String, Object> expected,
-            Map<String, Object> actual, List<Mismatch> found) {
+    private static void compare(
+            int index,
+            String description,
+            String prefix,
+            Map<String, Object> expected,
+            Map<String, Object> actual,
+            List<Mismatch> found) {
         var keys = new LinkedHashSet<>(expected.keySet());
         keys.addAll(actual.keySet());
         for (var key : keys) {

@@ -10,8 +10,7 @@ final class CodecForm {
     static final String BUILT_IN = "built-in";
     static final String WITH_NORMALIZE = "decodeUplink+normalizeUplink";
 
-    private CodecForm() {
-    }
+    private CodecForm() {}
 
     /**
      * {@code decodeUplink}, {@code decodeUplink+normalizeUplink} when the script also defines
@@ -44,7 +43,9 @@ final class CodecForm {
         if (resolved.codec() instanceof JavaScriptCodec script) {
             return script.primary();
         }
-        return PrimaryOutput.recorded(resolved.type().primaryOutput(), WITH_NORMALIZE.equals(resolved.type().form()));
+        return PrimaryOutput.recorded(
+                resolved.type().primaryOutput(),
+                WITH_NORMALIZE.equals(resolved.type().form()));
     }
 
     /** Whether a codec has two outputs, so that its primary one is a choice. */

@@ -61,7 +61,10 @@ class DeviceTypeController {
     private final Duration sendTimeout;
     private final Clock clock;
 
-    DeviceTypeController(DeviceTypeRegistry registry, Codecs codecs, KafkaTemplate<String, Object> kafka,
+    DeviceTypeController(
+            DeviceTypeRegistry registry,
+            Codecs codecs,
+            KafkaTemplate<String, Object> kafka,
             DecoderProperties properties) {
         this.registry = registry;
         this.codecs = codecs;
@@ -94,8 +97,16 @@ class DeviceTypeController {
         });
         var requested = primaryOutput(request.primaryOutput());
         var existing = registry.resolve(deviceType);
-        var draft = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
-                request.mapping(), request.description(), Instant.now(clock), request.examples(), null,
+        var draft = new DeviceType(
+                deviceType,
+                DeviceType.SCHEMA_VERSION,
+                request.codec(),
+                request.script(),
+                request.mapping(),
+                request.description(),
+                Instant.now(clock),
+                request.examples(),
+                null,
                 primaryOrKept(requested, existing).json());
         var codec = compile(draft);
         var primary = primaryFor(codec, requested, draft);
@@ -105,8 +116,10 @@ class DeviceTypeController {
         }
         var type = draft.shownAs(CodecForm.of(codec), primary.json());
         registry.save(kafka::send, deviceType, type, codec, sendTimeout);
-        return existing.isPresent() ? ResponseEntity.ok(type)
-                : ResponseEntity.created(URI.create("/device-types/" + deviceType)).body(type);
+        return existing.isPresent()
+                ? ResponseEntity.ok(type)
+                : ResponseEntity.created(URI.create("/device-types/" + deviceType))
+                        .body(type);
     }
 
     @DeleteMapping("/device-types/{deviceType}")
@@ -132,8 +145,16 @@ class DeviceTypeController {
         if (request.codec() != null) {
             checkName(deviceType);
             checkMapping(request.mapping());
-            var draft = new DeviceType(deviceType, DeviceType.SCHEMA_VERSION, request.codec(), request.script(),
-                    request.mapping(), null, Instant.now(clock), List.of(), null,
+            var draft = new DeviceType(
+                    deviceType,
+                    DeviceType.SCHEMA_VERSION,
+                    request.codec(),
+                    request.script(),
+                    request.mapping(),
+                    null,
+                    Instant.now(clock),
+                    List.of(),
+                    null,
                     primaryOrKept(requested, registry.resolve(deviceType)).json());
             codec = compile(draft);
             primaryFor(codec, requested, draft);
@@ -144,8 +165,10 @@ class DeviceTypeController {
             }
             var resolved = registry.resolve(deviceType).orElseThrow(() -> notFound(deviceType));
             if (resolved.codec() == null) {
-                throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload", "The codec of device type '"
-                        + deviceType + "' cannot be built: " + resolved.brokenReason());
+                throw Problems.of(
+                        HttpStatus.UNPROCESSABLE_CONTENT,
+                        "codec-rejected-payload",
+                        "The codec of device type '" + deviceType + "' cannot be built: " + resolved.brokenReason());
             }
             codec = resolved.codec();
             if (requested != null && codec instanceof JavaScriptCodec script) {
@@ -157,20 +180,29 @@ class DeviceTypeController {
         try {
             outputs = CodecExamples.decode(codec, payload, request.fPort());
         } catch (CodecErrorsException e) {
-            throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload", e.getMessage(),
+            throw Problems.of(
+                    HttpStatus.UNPROCESSABLE_CONTENT,
+                    "codec-rejected-payload",
+                    e.getMessage(),
                     Map.of("errors", e.errors()));
         } catch (CodecException e) {
             throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload", e.getMessage());
         } catch (RuntimeException e) {
             // A built-in codec's bug: the pipeline dead-letters the uplink with the same reason.
-            throw Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-rejected-payload",
+            throw Problems.of(
+                    HttpStatus.UNPROCESSABLE_CONTENT,
+                    "codec-rejected-payload",
                     "codec " + codec.name() + " failed: " + e);
         }
         var primary = codec instanceof JavaScriptCodec script ? script.primary() : PrimaryOutput.DECODED;
         var mapped = FieldMapper.apply(outputs.stored(primary), mapping);
-        return new PayloadTestResult(deviceType, CodecForm.of(codec),
+        return new PayloadTestResult(
+                deviceType,
+                CodecForm.of(codec),
                 CodecForm.normalizes(codec) ? primary.json() : null,
-                mapped.measurements(), mapped.attributes(), raw(outputs.output()),
+                mapped.measurements(),
+                mapped.attributes(),
+                raw(outputs.output()),
                 outputs.normalized() == null ? null : raw(outputs.normalized()));
     }
 
@@ -199,8 +231,11 @@ class DeviceTypeController {
             throw Problems.of(HttpStatus.BAD_REQUEST, "unknown-codec", e.getMessage(), Map.of("field", "codec"));
         } catch (RuntimeException | StackOverflowError e) {
             log.warn("The script engine failed on device type {}: {}", type.name(), e.toString());
-            throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-script", "The script engine could not compile the "
-                    + "script (" + e.getClass().getSimpleName() + "); simplify the construct it fails on",
+            throw Problems.of(
+                    HttpStatus.BAD_REQUEST,
+                    "invalid-script",
+                    "The script engine could not compile the " + "script ("
+                            + e.getClass().getSimpleName() + "); simplify the construct it fails on",
                     Map.of("field", "script"));
         }
     }
@@ -235,8 +270,10 @@ class DeviceTypeController {
     private static PrimaryOutput primaryFor(UplinkCodec codec, PrimaryOutput requested, DeviceType draft) {
         if (!CodecForm.normalizes(codec)) {
             if (requested == PrimaryOutput.NORMALIZED) {
-                throw invalid("primaryOutput", "normalized needs a script that defines normalizeUplink(input) "
-                        + "beside decodeUplink(input); device type '" + draft.name() + "' has one output");
+                throw invalid(
+                        "primaryOutput",
+                        "normalized needs a script that defines normalizeUplink(input) "
+                                + "beside decodeUplink(input); device type '" + draft.name() + "' has one output");
             }
             return PrimaryOutput.DECODED;
         }
@@ -258,7 +295,8 @@ class DeviceTypeController {
         var type = resolved.type();
         var form = CodecForm.shown(resolved);
         var primary = CodecForm.primary(resolved).json();
-        return Objects.equals(form, type.form()) && Objects.equals(primary, type.primaryOutput()) ? type
+        return Objects.equals(form, type.form()) && Objects.equals(primary, type.primaryOutput())
+                ? type
                 : type.shownAs(form, primary);
     }
 }

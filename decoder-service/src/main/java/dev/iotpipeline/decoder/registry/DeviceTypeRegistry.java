@@ -37,8 +37,9 @@ public final class DeviceTypeRegistry implements AutoCloseable {
     }
 
     /** Writes a type whose codec {@code PUT} already built, and applies it with that codec. */
-    public void save(CompactedRegistry.Sender kafka, String name, DeviceType type, UplinkCodec compiled,
-            Duration timeout) throws Exception {
+    public void save(
+            CompactedRegistry.Sender kafka, String name, DeviceType type, UplinkCodec compiled, Duration timeout)
+            throws Exception {
         registry.writeOnly(kafka, name, type, timeout);
         apply(name, type, compiled);
     }
@@ -70,8 +71,10 @@ public final class DeviceTypeRegistry implements AutoCloseable {
         try {
             types.put(name, new ResolvedDeviceType(type, codecs.resolve(type), null));
         } catch (RuntimeException e) {
-            log.error("Device type {} has a codec that cannot be built; its uplinks will be dead-lettered: {}",
-                    name, e.getMessage());
+            log.error(
+                    "Device type {} has a codec that cannot be built; its uplinks will be dead-lettered: {}",
+                    name,
+                    e.getMessage());
             types.put(name, new ResolvedDeviceType(type, null, e.getMessage()));
         }
     }
@@ -90,7 +93,9 @@ public final class DeviceTypeRegistry implements AutoCloseable {
 
     /** Every type with its codec, by name. */
     public List<ResolvedDeviceType> resolvedAll() {
-        return types.values().stream().sorted(Comparator.comparing(resolved -> resolved.type().name())).toList();
+        return types.values().stream()
+                .sorted(Comparator.comparing(resolved -> resolved.type().name()))
+                .toList();
     }
 
     @Override

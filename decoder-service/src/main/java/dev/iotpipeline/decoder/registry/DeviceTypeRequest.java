@@ -11,6 +11,10 @@ import java.util.Map;
  * {@code normalized}) says which output of a script with {@code normalizeUplink} keeps its own names, and when left
  * out the type keeps what it had (a new type: {@code decoded}).
  */
-record DeviceTypeRequest(String codec, String script, Map<String, FieldMapping> mapping, String description,
-        List<CodecExample> examples, String primaryOutput) {
-}
+record DeviceTypeRequest(
+        String codec,
+        String script,
+        Map<String, FieldMapping> mapping,
+        String description,
+        List<CodecExample> examples,
+        String primaryOutput) {}

@@ -21,8 +21,7 @@ final class DeviceTypeRequests {
     /** Ingest's default payload limit; the body limit bounds a test payload anyway. */
     private static final int MAX_TEST_PAYLOAD = 65_536;
 
-    private DeviceTypeRequests() {
-    }
+    private DeviceTypeRequests() {}
 
     static void checkName(String deviceType) {
         if (!NAME.matcher(deviceType).matches()) {
@@ -92,21 +91,24 @@ final class DeviceTypeRequests {
     }
 
     static ErrorResponseException examplesFailed(CodecExamples.Check check) {
-        var mismatches = check.mismatches().stream().map(m -> {
-            // A map, not the record: a missing or unexpected value must show as null, whatever the JSON settings.
-            var entry = new LinkedHashMap<String, Object>();
-            entry.put("example", m.example());
-            entry.put("description", m.description());
-            entry.put("path", m.path());
-            entry.put("expected", m.expected());
-            entry.put("actual", m.actual());
-            return entry;
-        }).toList();
+        var mismatches = check.mismatches().stream()
+                .map(m -> {
+                    // A map, not the record: a missing or unexpected value must show as null, whatever the JSON
+                    // settings.
+                    var entry = new LinkedHashMap<String, Object>();
+                    entry.put("example", m.example());
+                    entry.put("description", m.description());
+                    entry.put("path", m.path());
+                    entry.put("expected", m.expected());
+                    entry.put("actual", m.actual());
+                    return entry;
+                })
+                .toList();
         var detail = check.failed() + " of " + check.total() + " examples failed: the codec's output differs from "
-                + "what they expect" + (check.truncated() ? " (the first " + check.mismatches().size()
-                + " differences are listed)" : "");
-        return Problems.of(HttpStatus.UNPROCESSABLE_CONTENT, "codec-examples-failed", detail,
-                Map.of("mismatches", mismatches));
+                + "what they expect"
+                + (check.truncated() ? " (the first " + check.mismatches().size() + " differences are listed)" : "");
+        return Problems.of(
+                HttpStatus.UNPROCESSABLE_CONTENT, "codec-examples-failed", detail, Map.of("mismatches", mismatches));
     }
 
     static ErrorResponseException invalid(String field, String problem) {
@@ -114,7 +116,7 @@ final class DeviceTypeRequests {
     }
 
     static ErrorResponseException notFound(String deviceType) {
-        return Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type",
-                "Device type '" + deviceType + "' is not registered");
+        return Problems.of(
+                HttpStatus.NOT_FOUND, "unknown-device-type", "Device type '" + deviceType + "' is not registered");
     }
 }

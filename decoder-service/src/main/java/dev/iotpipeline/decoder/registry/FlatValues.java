@@ -17,8 +17,7 @@ final class FlatValues {
     /** The attribute under which a codec's warnings ride along; compared apart from data. */
     static final String WARNINGS = Decoded.WARNINGS;
 
-    private FlatValues() {
-    }
+    private FlatValues() {}
 
     /**
      * Nested objects as {@code a.b}, array items by index ({@code list.0.x}, a top-level array as {@code 0.x}),
@@ -56,7 +55,8 @@ final class FlatValues {
     /** The warnings a codec reported, in its order; none when it reported none. */
     static List<String> warnings(Decoded decoded) {
         return decoded.attributes().get(WARNINGS) instanceof List<?> list
-                ? list.stream().map(String::valueOf).toList() : List.of();
+                ? list.stream().map(String::valueOf).toList()
+                : List.of();
     }
 
     /**
@@ -69,7 +69,6 @@ final class FlatValues {
         }
         return Objects.equals(expected, actual);
     }
-
 
     private static void children(String prefix, JsonNode node, Map<String, Object> flat) {
         if (node.isArray()) {
@@ -99,7 +98,7 @@ final class FlatValues {
     /** Built-in codecs put integers, lists and maps among attributes too; they flatten as JSON would. */
     private static void attribute(String name, Object value, Map<String, Object> flat) {
         switch (value) {
-            case null -> { }
+            case null -> {}
             case Boolean bool -> flat.put(name, bool);
             case String string -> flat.put(name, string);
             case Number number -> {

@@ -10,6 +10,12 @@ import java.util.Map;
  * tries that codec as a {@code PUT} would register it instead of the stored one; {@code primaryOutput} tries the
  * other naming of a script with {@code normalizeUplink}.
  */
-record PayloadTestRequest(Integer fPort, List<Integer> bytes, String payload, String payloadHex, String codec,
-        String script, Map<String, FieldMapping> mapping, String primaryOutput) {
-}
+record PayloadTestRequest(
+        Integer fPort,
+        List<Integer> bytes,
+        String payload,
+        String payloadHex,
+        String codec,
+        String script,
+        Map<String, FieldMapping> mapping,
+        String primaryOutput) {}

@@ -9,6 +9,11 @@ import java.util.Map;
  * which of the two keeps its own names in the data unit.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
-record PayloadTestResult(String deviceType, String form, String primaryOutput, Map<String, Double> measurements,
-        Map<String, Object> attributes, Map<String, Object> output, Map<String, Object> normalized) {
-}
+record PayloadTestResult(
+        String deviceType,
+        String form,
+        String primaryOutput,
+        Map<String, Double> measurements,
+        Map<String, Object> attributes,
+        Map<String, Object> output,
+        Map<String, Object> normalized) {}

@@ -3,12 +3,12 @@ package dev.iotpipeline.decoder.registry;
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import java.time.Clock;
-import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 
@@ -17,8 +17,11 @@ class RegistryConfig {
 
     @Bean
     Codecs codecs(DecoderProperties properties) {
-        return new Codecs(properties.codecs().scriptTimeLimit(), properties.codecs().scriptAllocationLimit().toBytes(),
-                properties.codecs().scriptSizeLimit().toBytes(), properties.codecs().scriptCompileTimeLimit());
+        return new Codecs(
+                properties.codecs().scriptTimeLimit(),
+                properties.codecs().scriptAllocationLimit().toBytes(),
+                properties.codecs().scriptSizeLimit().toBytes(),
+                properties.codecs().scriptCompileTimeLimit());
     }
 
     @Bean
@@ -28,13 +31,23 @@ class RegistryConfig {
 
     /** Reads the registry whole, then writes the built-in types it lacks, before the listener decodes anything. */
     @Bean
-    ReaderLifecycle deviceTypeRegistryReader(DeviceTypeRegistry registry, KafkaAdmin admin,
-            KafkaTemplate<String, Object> template, Codecs codecs, DecoderProperties properties) {
+    ReaderLifecycle deviceTypeRegistryReader(
+            DeviceTypeRegistry registry,
+            KafkaAdmin admin,
+            KafkaTemplate<String, Object> template,
+            Codecs codecs,
+            DecoderProperties properties) {
         return new ReaderLifecycle("device-types registry", properties.kafka().readerStartTimeout(), timeout -> {
             // The topic must exist before it can be read whole; KafkaAdmin would only create it after all beans.
-            admin.createOrModifyTopics(PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor()));
+            admin.createOrModifyTopics(
+                    PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor()));
             registry.start(timeout);
-            BuiltInDeviceTypes.register(codecs, registry, template, Clock.systemUTC(), properties.kafka().sendTimeout());
+            BuiltInDeviceTypes.register(
+                    codecs,
+                    registry,
+                    template,
+                    Clock.systemUTC(),
+                    properties.kafka().sendTimeout());
             return true;
         });
     }
@@ -43,7 +56,8 @@ class RegistryConfig {
     @Bean
     KafkaAdmin.NewTopics decoderTopics(DecoderProperties properties, KafkaAdmin admin) {
         var k = properties.kafka();
-        return new KafkaAdmin.NewTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+        return new KafkaAdmin.NewTopics(TopicPartitions.keepExisting(
+                admin.getConfigurationProperties(),
                 PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor(), k.dataUnitsRetention()),
                 PipelineTopic.DEAD_LETTER.newTopic(k.partitions(), k.replicationFactor(), k.deadLetterRetention()),
                 PipelineTopic.DEVICE_TYPES.newTopic(1, k.replicationFactor())));

@@ -2,9 +2,9 @@ package dev.iotpipeline.decoder.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.fuzz.Fuzz;
 import dev.iotpipeline.events.fuzz.JsonFuzz;
-import dev.iotpipeline.events.EventJson;
 import java.io.ByteArrayOutputStream;
 import java.util.HexFormat;
 import java.util.List;
@@ -31,8 +31,12 @@ class BuiltInCodecsPropertiesTest {
 
     /** What {@code codec} makes of {@code payload}: a decoding whose content is sound, or a CodecException. */
     static void decodesOrRejects(UplinkCodec codec, Payload payload, Integer fPort) {
-        var decoded = Fuzz.expect(() -> codec.decode(payload.bytes(), fPort), CodecException.class,
-                e -> e.getClass() == CodecException.class && e.getMessage() != null && !e.getMessage().isBlank());
+        var decoded = Fuzz.expect(
+                () -> codec.decode(payload.bytes(), fPort),
+                CodecException.class,
+                e -> e.getClass() == CodecException.class
+                        && e.getMessage() != null
+                        && !e.getMessage().isBlank());
         if (decoded != null) {
             assertThat(decoded.measurements()).isNotNull().allSatisfy((name, value) -> {
                 assertThat(name).isNotNull();
@@ -42,14 +46,16 @@ class BuiltInCodecsPropertiesTest {
             assertThat(decoded.attributes()).isNotNull().doesNotContainKey(null).doesNotContainValue(null);
             decoded.history().forEach(point -> {
                 assertThat(point.measuredAt()).isNotNull();
-                assertThat(point.measurements().values()).allSatisfy(value -> assertThat(value).isFinite());
+                assertThat(point.measurements().values())
+                        .allSatisfy(value -> assertThat(value).isFinite());
             });
             assertThat(EventJson.write(decoded)).isNotEmpty();
         }
     }
 
     @Property
-    void em300thDecodesAnyBytesOrRejectsThem(@ForAll("em300thPayloads") Payload payload, @ForAll("fPorts") Integer fPort) {
+    void em300thDecodesAnyBytesOrRejectsThem(
+            @ForAll("em300thPayloads") Payload payload, @ForAll("fPorts") Integer fPort) {
         decodesOrRejects(em300th, payload, fPort);
     }
 
@@ -59,8 +65,8 @@ class BuiltInCodecsPropertiesTest {
     }
 
     @Property
-    void cayenneLppDecodesAnyBytesOrRejectsThem(@ForAll("cayennePayloads") Payload payload,
-            @ForAll("fPorts") Integer fPort) {
+    void cayenneLppDecodesAnyBytesOrRejectsThem(
+            @ForAll("cayennePayloads") Payload payload, @ForAll("fPorts") Integer fPort) {
         decodesOrRejects(cayenne, payload, fPort);
     }
 
@@ -74,7 +80,9 @@ class BuiltInCodecsPropertiesTest {
         @Override
         public String toString() {
             return bytes.length + " bytes: " + HexFormat.of().formatHex(bytes, 0, Math.min(bytes.length, 2048))
-                    + (bytes.length > 0 && (bytes[0] == '{' || bytes[0] == '[') ? " = " + new JsonFuzz.Body(bytes) : "");
+                    + (bytes.length > 0 && (bytes[0] == '{' || bytes[0] == '[')
+                            ? " = " + new JsonFuzz.Body(bytes)
+                            : "");
         }
     }
 
@@ -90,24 +98,49 @@ class BuiltInCodecsPropertiesTest {
     @Provide
     Arbitrary<Payload> em300thPayloads() {
         // (channel, type, value length) of every EM300-TH item, as in the codec.
-        return items(List.of(item(0x01, 0x75, 1), item(0x03, 0x67, 2), item(0x04, 0x68, 1), item(0x20, 0xCE, 7),
-                item(0xFF, 0x01, 1), item(0xFF, 0x0B, 1), item(0xFF, 0x0F, 1), item(0xFF, 0x09, 2), item(0xFF, 0x0A, 2),
-                item(0xFF, 0xFF, 2), item(0xFF, 0x16, 8)), false);
+        return items(
+                List.of(
+                        item(0x01, 0x75, 1),
+                        item(0x03, 0x67, 2),
+                        item(0x04, 0x68, 1),
+                        item(0x20, 0xCE, 7),
+                        item(0xFF, 0x01, 1),
+                        item(0xFF, 0x0B, 1),
+                        item(0xFF, 0x0F, 1),
+                        item(0xFF, 0x09, 2),
+                        item(0xFF, 0x0A, 2),
+                        item(0xFF, 0xFF, 2),
+                        item(0xFF, 0x16, 8)),
+                false);
     }
 
     @Provide
     Arbitrary<Payload> cayennePayloads() {
         // (type, value length) of every Cayenne LPP type the codec knows; the channel is any byte.
-        return items(List.of(item(-1, 0x00, 1), item(-1, 0x01, 1), item(-1, 0x02, 2), item(-1, 0x03, 2),
-                item(-1, 0x65, 2), item(-1, 0x66, 1), item(-1, 0x67, 2), item(-1, 0x68, 1), item(-1, 0x73, 2),
-                item(-1, 0x71, 6), item(-1, 0x86, 6), item(-1, 0x88, 9)), true);
+        return items(
+                List.of(
+                        item(-1, 0x00, 1),
+                        item(-1, 0x01, 1),
+                        item(-1, 0x02, 2),
+                        item(-1, 0x03, 2),
+                        item(-1, 0x65, 2),
+                        item(-1, 0x66, 1),
+                        item(-1, 0x67, 2),
+                        item(-1, 0x68, 1),
+                        item(-1, 0x73, 2),
+                        item(-1, 0x71, 6),
+                        item(-1, 0x86, 6),
+                        item(-1, 0x88, 9)),
+                true);
     }
 
     @Provide
     Arbitrary<Payload> lht65Payloads() {
-        var frame = Combinators.combine(Arbitraries.bytes().array(byte[].class).ofSize(11),
-                Arbitraries.of((byte) 0x01, (byte) 0x81, (byte) 0x00, (byte) 0x7F, (byte) 0x09),
-                Arbitraries.of(true, false)).as((bytes, external, noReading) -> {
+        var frame = Combinators.combine(
+                        Arbitraries.bytes().array(byte[].class).ofSize(11),
+                        Arbitraries.of((byte) 0x01, (byte) 0x81, (byte) 0x00, (byte) 0x7F, (byte) 0x09),
+                        Arbitraries.of(true, false))
+                .as((bytes, external, noReading) -> {
                     bytes[6] = external;
                     if (noReading) {
                         bytes[7] = 0x7F;
@@ -116,25 +149,32 @@ class BuiltInCodecsPropertiesTest {
                     return bytes;
                 });
         return Arbitraries.frequencyOf(
-                Tuple.of(4, frame),
-                Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(24))).map(Payload::new);
+                        Tuple.of(4, frame),
+                        Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(24)))
+                .map(Payload::new);
     }
 
     @Provide
     Arbitrary<Payload> jsonPayloads() {
-        var measurement = Combinators.combine(JsonFuzz.names(), Arbitraries.frequencyOf(Tuple.of(6, JsonFuzz.numbers()),
-                Tuple.of(1, JsonFuzz.values(1)))).as((name, value) -> JsonFuzz.quote(name) + ":" + value);
+        var measurement = Combinators.combine(
+                        JsonFuzz.names(),
+                        Arbitraries.frequencyOf(Tuple.of(6, JsonFuzz.numbers()), Tuple.of(1, JsonFuzz.values(1))))
+                .as((name, value) -> JsonFuzz.quote(name) + ":" + value);
         var fields = JsonFuzz.fields();
-        fields.put("measurements", JsonFuzz.field(measurement.list().ofMaxSize(6).map(m -> "{" + String.join(",", m) + "}")));
+        fields.put(
+                "measurements",
+                JsonFuzz.field(measurement.list().ofMaxSize(6).map(m -> "{" + String.join(",", m) + "}")));
         fields.put("attributes", JsonFuzz.field(JsonFuzz.objects(3)));
         var wrapped = JsonFuzz.shaped(fields);
-        var flat = Combinators.combine(JsonFuzz.names(), JsonFuzz.values(2)).as((k, v) -> JsonFuzz.quote(k) + ":" + v)
-                .list().ofMaxSize(8).map(m -> "{" + String.join(",", m) + "}");
+        var flat = Combinators.combine(JsonFuzz.names(), JsonFuzz.values(2))
+                .as((k, v) -> JsonFuzz.quote(k) + ":" + v)
+                .list()
+                .ofMaxSize(8)
+                .map(m -> "{" + String.join(",", m) + "}");
         return JsonFuzz.bodies(Arbitraries.oneOf(wrapped, flat)).map(body -> new Payload(body.bytes()));
     }
 
-    private record Item(int channel, int type, int length) {
-    }
+    private record Item(int channel, int type, int length) {}
 
     private static Item item(int channel, int type, int length) {
         return new Item(channel, type, length);
@@ -145,9 +185,12 @@ class BuiltInCodecsPropertiesTest {
      * byte, or a random header; or bytes that are random throughout.
      */
     private static Arbitrary<Payload> items(List<Item> known, boolean anyChannel) {
-        var one = Combinators.combine(Arbitraries.of(known), Arbitraries.integers().between(0, 255),
-                Arbitraries.bytes().array(byte[].class).ofMaxSize(9), Arbitraries.frequency(Tuple.of(12, 0),
-                        Tuple.of(1, -1), Tuple.of(1, 1)), Arbitraries.integers().between(0, 20))
+        var one = Combinators.combine(
+                        Arbitraries.of(known),
+                        Arbitraries.integers().between(0, 255),
+                        Arbitraries.bytes().array(byte[].class).ofMaxSize(9),
+                        Arbitraries.frequency(Tuple.of(12, 0), Tuple.of(1, -1), Tuple.of(1, 1)),
+                        Arbitraries.integers().between(0, 20))
                 .as((item, channel, value, skew, junk) -> {
                     var out = new ByteArrayOutputStream();
                     if (junk == 0) {
@@ -169,7 +212,8 @@ class BuiltInCodecsPropertiesTest {
             return out.toByteArray();
         });
         return Arbitraries.frequencyOf(
-                Tuple.of(4, sequence),
-                Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(64))).map(Payload::new);
+                        Tuple.of(4, sequence),
+                        Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(64)))
+                .map(Payload::new);
     }
 }

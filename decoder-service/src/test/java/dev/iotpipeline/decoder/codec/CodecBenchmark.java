@@ -16,8 +16,7 @@ import java.util.Map;
  */
 public final class CodecBenchmark {
 
-    private CodecBenchmark() {
-    }
+    private CodecBenchmark() {}
 
     public static void main(String[] args) throws IOException {
         if (args.length > 0 && args[0].equals("compare")) {
@@ -30,19 +29,30 @@ public final class CodecBenchmark {
         cases.put("em300th (built-in)", new Case(new Em300thCodec(), "01755C03673401046865", 85));
         cases.put("lht65 (built-in)", new Case(new Lht65Codec(), "CBF60B0D0376010ADD7FFF", 2));
         cases.put("cayenne-lpp (built-in)", new Case(new CayenneLppCodec(), "03670110056700FF", 1));
-        cases.put("json (built-in)", new Case(new JsonCodec(),
-                HexFormat.of().formatHex("{\"measurements\":{\"temperature\":21.5,\"humidity\":40}}"
-                        .getBytes(StandardCharsets.UTF_8)), 1));
+        cases.put(
+                "json (built-in)",
+                new Case(
+                        new JsonCodec(),
+                        HexFormat.of()
+                                .formatHex("{\"measurements\":{\"temperature\":21.5,\"humidity\":40}}"
+                                        .getBytes(StandardCharsets.UTF_8)),
+                        1));
         script(cases, "em300th (JavaScript, 2 KB, ES5)", "/scripts/em300th-ttn-style.js", "01755C03673401046865", 85);
-        script(cases, "ironbark-meter (JavaScript, 100 KB, ES5)", "/codecs/corpus/ironbark-meter.js",
-                "0142086600020311A800", 50);
+        script(
+                cases,
+                "ironbark-meter (JavaScript, 100 KB, ES5)",
+                "/codecs/corpus/ironbark-meter.js",
+                "0142086600020311A800",
+                50);
         script(cases, "meridian-tank (JavaScript, 4 KB, ES2015+)", "/codecs/corpus/meridian-tank.js", "01015E0C00", 1);
         System.out.println("| codec | decodes/s on one thread (median of " + rounds + " × " + round.toSeconds()
                 + " s) | µs per decode |");
         System.out.println("|---|---|---|");
         for (var entry : cases.entrySet()) {
             if (entry.getValue().codec() == null) {
-                System.out.printf("| %s | refused: %s | |%n", entry.getKey(), entry.getValue().hex());
+                System.out.printf(
+                        "| %s | refused: %s | |%n",
+                        entry.getKey(), entry.getValue().hex());
                 continue;
             }
             var perSecond = entry.getValue().measure(rounds, round);
@@ -63,7 +73,10 @@ public final class CodecBenchmark {
         System.out.println("|---|---|---|---|");
         now.forEach((codec, rate) -> {
             var earlier = before.get(codec);
-            System.out.printf("| %s | %s | %s | %s |%n", codec, rate.isNaN() ? "refused" : String.format("%,.0f", rate),
+            System.out.printf(
+                    "| %s | %s | %s | %s |%n",
+                    codec,
+                    rate.isNaN() ? "refused" : String.format("%,.0f", rate),
                     earlier == null || earlier.isNaN() ? "refused" : String.format("%,.0f", earlier),
                     earlier == null || earlier.isNaN() || rate.isNaN() ? "—" : String.format("%.2f", rate / earlier));
         });
@@ -75,7 +88,10 @@ public final class CodecBenchmark {
         for (var file : files) {
             for (var line : java.nio.file.Files.readAllLines(java.nio.file.Path.of(file))) {
                 var cells = line.split("\\|");
-                if (cells.length < 3 || !line.startsWith("| ") || line.startsWith("| codec") || line.startsWith("|---")) {
+                if (cells.length < 3
+                        || !line.startsWith("| ")
+                        || line.startsWith("| codec")
+                        || line.startsWith("|---")) {
                     continue;
                 }
                 var value = cells[2].trim();
@@ -97,8 +113,12 @@ public final class CodecBenchmark {
         try (var in = CodecBenchmark.class.getResourceAsStream(resource)) {
             var script = new String(in.readAllBytes(), StandardCharsets.UTF_8);
             try {
-                cases.put(name, new Case(JavaScriptCodec.compile(name.split(" ")[0], script, Duration.ofMillis(100)),
-                        hex, fPort));
+                cases.put(
+                        name,
+                        new Case(
+                                JavaScriptCodec.compile(name.split(" ")[0], script, Duration.ofMillis(100)),
+                                hex,
+                                fPort));
             } catch (InvalidScriptException e) {
                 cases.put(name, new Case(null, e.getMessage(), fPort));
             }

@@ -21,15 +21,16 @@ import tools.jackson.databind.json.JsonMapper;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 abstract class CodecTestBase {
 
-    record Vector(String source, String payloadHex, Integer fPort, Map<String, Double> measurements,
-            Map<String, Object> attributes) {
-    }
+    record Vector(
+            String source,
+            String payloadHex,
+            Integer fPort,
+            Map<String, Double> measurements,
+            Map<String, Object> attributes) {}
 
-    record Malformed(String payloadHex, String reason) {
-    }
+    record Malformed(String payloadHex, String reason) {}
 
-    record Vectors(List<Vector> valid, List<Malformed> malformed) {
-    }
+    record Vectors(List<Vector> valid, List<Malformed> malformed) {}
 
     protected abstract UplinkCodec codec();
 
@@ -46,9 +47,12 @@ abstract class CodecTestBase {
     void shouldDecodeCapturedPayload(Vector vector) {
         var decoded = codec().decode(HexFormat.of().parseHex(vector.payloadHex()), vector.fPort());
 
-        assertThat(decoded.measurements()).as(vector.source()).containsOnlyKeys(vector.measurements().keySet());
-        vector.measurements().forEach((name, expected) ->
-                assertThat(decoded.measurements().get(name)).as(name).isCloseTo(expected, within(1e-9)));
+        assertThat(decoded.measurements())
+                .as(vector.source())
+                .containsOnlyKeys(vector.measurements().keySet());
+        vector.measurements()
+                .forEach((name, expected) ->
+                        assertThat(decoded.measurements().get(name)).as(name).isCloseTo(expected, within(1e-9)));
         if (vector.attributes() != null) {
             assertThat(decoded.attributes()).containsAllEntriesOf(vector.attributes());
         }

@@ -19,8 +19,11 @@ class Em300thCodecTest extends CodecTestBase {
         var decoded = codec().decode(HexFormat.of().parseHex("20ce9e8f6a66f6ff5020ce1a916a66100160"), 85);
 
         assertThat(decoded.measurements()).isEmpty();
-        assertThat(decoded.history()).containsExactly(
-                new Decoded.HistoryPoint(Instant.ofEpochSecond(0x666A8F9EL), Map.of("temperature", -1.0, "humidity", 40.0)),
-                new Decoded.HistoryPoint(Instant.ofEpochSecond(0x666A911AL), Map.of("temperature", 27.2, "humidity", 48.0)));
+        assertThat(decoded.history())
+                .containsExactly(
+                        new Decoded.HistoryPoint(
+                                Instant.ofEpochSecond(0x666A8F9EL), Map.of("temperature", -1.0, "humidity", 40.0)),
+                        new Decoded.HistoryPoint(
+                                Instant.ofEpochSecond(0x666A911AL), Map.of("temperature", 27.2, "humidity", 48.0)));
     }
 }

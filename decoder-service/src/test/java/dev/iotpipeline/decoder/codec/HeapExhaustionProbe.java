@@ -8,8 +8,7 @@ import java.time.Duration;
  */
 final class HeapExhaustionProbe {
 
-    private HeapExhaustionProbe() {
-    }
+    private HeapExhaustionProbe() {}
 
     public static void main(String[] args) {
         var doubling = JavaScriptCodec.compile("doubling", """
@@ -18,8 +17,7 @@ final class HeapExhaustionProbe {
                   while (true) { s += s; s.charAt(1); }
                 }""", Duration.ofSeconds(10));
         var good = JavaScriptCodec.compile("good", """
-                function decodeUplink(input) { return { data: { value: input.bytes[0] } }; }""",
-                Duration.ofSeconds(10));
+                function decodeUplink(input) { return { data: { value: input.bytes[0] } }; }""", Duration.ofSeconds(10));
         for (int i = 0; i < 2; i++) {
             try {
                 doubling.decode(new byte[] {1}, 1);

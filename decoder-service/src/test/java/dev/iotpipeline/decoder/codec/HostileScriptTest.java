@@ -40,14 +40,16 @@ class HostileScriptTest {
     private static final Duration GENEROUS = Duration.ofSeconds(5);
 
     enum Mode {
-        COMPILED, INTERPRETED;
+        COMPILED,
+        INTERPRETED;
 
         JavaScriptCodec compile(String source) {
             return compile(source, LIMIT);
         }
 
         JavaScriptCodec compile(String source, Duration limit) {
-            return this == COMPILED ? JavaScriptCodec.compile("hostile", source, limit, BUDGET)
+            return this == COMPILED
+                    ? JavaScriptCodec.compile("hostile", source, limit, BUDGET)
                     : JavaScriptCodec.compileInterpreted("hostile", source, limit, BUDGET);
         }
     }
@@ -73,19 +75,21 @@ class HostileScriptTest {
     class HostAccess {
 
         @ParameterizedTest
-        @ValueSource(strings = {
-                "java.lang.System.exit(1);",
-                "var f = new Packages.java.io.File('/etc/passwd');",
-                "java.lang.Runtime.getRuntime().exec('id');",
-                "var T = Java.type('java.lang.Thread');",
-                "new java.lang.Thread(function () {}).start();",
-                "var c = ''.getClass();",
-                "load('/etc/passwd');",
-                "importPackage(java.io);",
-                "importClass(java.net.Socket);",
-                "var io = new JavaImporter(java.io);",
-                "var fs = require('fs');",
-                "var p = input.__proto__;"})
+        @ValueSource(
+                strings = {
+                    "java.lang.System.exit(1);",
+                    "var f = new Packages.java.io.File('/etc/passwd');",
+                    "java.lang.Runtime.getRuntime().exec('id');",
+                    "var T = Java.type('java.lang.Thread');",
+                    "new java.lang.Thread(function () {}).start();",
+                    "var c = ''.getClass();",
+                    "load('/etc/passwd');",
+                    "importPackage(java.io);",
+                    "importClass(java.net.Socket);",
+                    "var io = new JavaImporter(java.io);",
+                    "var fs = require('fs');",
+                    "var p = input.__proto__;"
+                })
         void shouldRefuseAScriptThatNamesJavaOrTheHostWithItsPosition(String body) {
             assertThatThrownBy(() -> JavaScriptCodec.compile("hostile", codec(body), LIMIT))
                     .isInstanceOfSatisfying(InvalidScriptException.class, e -> {
@@ -191,7 +195,8 @@ class HostileScriptTest {
             var script = mode.compile(codec(body));
 
             // Most end on the time limit; a loop that allocates as it spins may reach its budget first.
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageMatching(".*(time limit|budget).*");
         }
 
@@ -200,7 +205,8 @@ class HostileScriptTest {
         void shouldStopAnInfiniteLoopThatSwallowsEveryErrorAsATimeout(Mode mode) {
             var script = mode.compile(codec("while (true) { try { while (true) { } } catch (e) { } }"));
 
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecTimeoutException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecTimeoutException.class)
                     .hasMessageContaining("50 ms of CPU time");
         }
 
@@ -210,7 +216,8 @@ class HostileScriptTest {
             // Rhino's regex engine counts its backtracking steps as instructions, so the limits reach into it.
             var script = mode.compile(codec("return { data: { m: /^(a+)+$/.test('a'.repeat(40) + '!') } };"));
 
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageMatching(".*(time limit|budget).*");
         }
 
@@ -257,18 +264,22 @@ class HostileScriptTest {
 
             // Refused by the guard, or, on a loaded machine where building the operand took longer, by the time
             // limit or the budget first: either way a CodecException and no hang.
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .satisfies(e -> assertThat(e instanceof CodecTimeoutException
-                            || e.getMessage().contains("allocated more than its budget")
-                            || e.getMessage().contains("RangeError") && e.getMessage().contains("over the codec limit"))
-                            .as(e.getMessage()).isTrue());
+                                    || e.getMessage().contains("allocated more than its budget")
+                                    || e.getMessage().contains("RangeError")
+                                            && e.getMessage().contains("over the codec limit"))
+                            .as(e.getMessage())
+                            .isTrue());
         }
 
         static Iterable<Arguments> unboundedJson() {
-            return inBothModes(List.of(
-                    "var a = []; a.length = 1e9; return { data: { n: JSON.stringify({ x: a }).length } };",
-                    "var a = []; a.length = 1e9; return { data: { n: JSON.stringify({ x: a }, ['x']).length } };",
-                    "var a = []; a.length = 1e9; return { data: { n: JSON.stringify({ toJSON: function () { return a; } }) } };"));
+            return inBothModes(
+                    List.of(
+                            "var a = []; a.length = 1e9; return { data: { n: JSON.stringify({ x: a }).length } };",
+                            "var a = []; a.length = 1e9; return { data: { n: JSON.stringify({ x: a }, ['x']).length } };",
+                            "var a = []; a.length = 1e9; return { data: { n: JSON.stringify({ toJSON: function () { return a; } }) } };"));
         }
 
         @ParameterizedTest
@@ -276,7 +287,8 @@ class HostileScriptTest {
         void shouldStopJsonStringifyOnAHugeSparseArrayWithinItsLimits(Mode mode, String body) {
             var script = mode.compile(codec(body));
 
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageMatching(".*(time limit|budget).*");
         }
 
@@ -284,17 +296,20 @@ class HostileScriptTest {
         @EnumSource(Mode.class)
         void shouldStopSpreadingAnIteratorWhoseArrayGrewAfterwards(Mode mode) {
             // The iterator was made while the array was short; each next() from the Java loop is counted.
-            var script = mode.compile(codec("var a = [1]; var it = a.values(); a.length = 1e9; return { data: { n: [...it].length } };"));
+            var script = mode.compile(
+                    codec("var a = [1]; var it = a.values(); a.length = 1e9; return { data: { n: [...it].length } };"));
 
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageMatching(".*(time limit|budget).*");
         }
 
         @Test
         void shouldRefuseABigIntLiteralWithItsPosition() {
             // x = x * x on a BigInt doubles its size at every step: minutes of CPU in a few operators, unchecked.
-            assertThatThrownBy(() -> JavaScriptCodec.compile("hostile", codec("var x = 3n; while (true) { x = x * x; }"),
-                    LIMIT)).isInstanceOfSatisfying(InvalidScriptException.class, e -> {
+            assertThatThrownBy(() ->
+                            JavaScriptCodec.compile("hostile", codec("var x = 3n; while (true) { x = x * x; }"), LIMIT))
+                    .isInstanceOfSatisfying(InvalidScriptException.class, e -> {
                         assertThat(e).hasMessageContaining("BigInt is not available to codecs");
                         assertThat(e.line()).isEqualTo(2);
                         assertThat(e.column()).isEqualTo(9);
@@ -314,7 +329,8 @@ class HostileScriptTest {
         void shouldRefuseABigIntInCodeCompiledAtRunTime(Mode mode, String body) {
             var script = mode.compile(codec(body));
 
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageContaining("SyntaxError: BigInt is not available to codecs");
         }
 
@@ -335,14 +351,16 @@ class HostileScriptTest {
             // Each call's work is counted as instructions, so the limits are checked right after a heavy call.
             var script = mode.compile(codec("while (true) { new Array(1 << 18).fill(1); }"));
 
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageMatching(".*(time limit|budget).*");
         }
 
         @Test
         void shouldStopARunawayTopLevelAtCompile() {
-            assertThatThrownBy(() -> JavaScriptCodec.compile("hostile", "while (true) { }\nfunction decodeUplink(i) {}",
-                    LIMIT)).isInstanceOf(InvalidScriptException.class)
+            assertThatThrownBy(() ->
+                            JavaScriptCodec.compile("hostile", "while (true) { }\nfunction decodeUplink(i) {}", LIMIT))
+                    .isInstanceOf(InvalidScriptException.class)
                     .hasMessageContaining("top level exceeded its time limit");
         }
 
@@ -361,8 +379,7 @@ class HostileScriptTest {
             });
             thread.join();
 
-            assertThat(failure.get()).isInstanceOf(CodecTimeoutException.class)
-                    .hasMessageMatching(".*wall.clock.*");
+            assertThat(failure.get()).isInstanceOf(CodecTimeoutException.class).hasMessageMatching(".*wall.clock.*");
         }
     }
 
@@ -385,7 +402,8 @@ class HostileScriptTest {
             var script = mode.compile(codec(body));
 
             // A script that allocates slowly may run out of time first; either way the call ends.
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageMatching(".*(budget of 8 MiB|time limit).*");
         }
 
@@ -396,7 +414,8 @@ class HostileScriptTest {
                     var Original = new Uint8Array(1).constructor;
                     return { data: { n: new Original(1 << 30).length } };"""));
 
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageContaining("Uint8Array size 1073741824 is over the codec limit");
         }
 
@@ -412,7 +431,8 @@ class HostileScriptTest {
                     var l = u.toLowerCase();
                     return { data: { n: l.length } };"""), GENEROUS);
 
-            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+            assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                    .isInstanceOf(CodecException.class)
                     .hasMessageContaining("budget of 8 MiB");
         }
 
@@ -435,7 +455,9 @@ class HostileScriptTest {
             }
 
             assertThat(kept).contains(1.0);
-            assertThat(kept.stream().filter(n -> n == 1.0).count()).as("scopes renewed").isGreaterThan(1);
+            assertThat(kept.stream().filter(n -> n == 1.0).count())
+                    .as("scopes renewed")
+                    .isGreaterThan(1);
             assertThat(kept).allMatch(n -> n < 400);
         }
 
@@ -445,16 +467,27 @@ class HostileScriptTest {
             // exponentially between two checks; only the JVM's refusal of the next copy ends it. In a JVM of its
             // own with a small heap: that refusal ends the call as a CodecException, and the next codec decodes.
             var java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            var process = new ProcessBuilder(java, "-Xmx128m", "-cp", System.getProperty("java.class.path"),
-                    HeapExhaustionProbe.class.getName()).redirectErrorStream(true).start();
+            var process = new ProcessBuilder(
+                            java,
+                            "-Xmx128m",
+                            "-cp",
+                            System.getProperty("java.class.path"),
+                            HeapExhaustionProbe.class.getName())
+                    .redirectErrorStream(true)
+                    .start();
             var output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             assertThat(process.waitFor(50, TimeUnit.SECONDS)).isTrue();
 
             assertThat(process.exitValue()).as(output).isZero();
-            assertThat(output.lines().filter(line -> line.startsWith("hostile: ")).toList()).as(output).hasSize(2)
-                    .allMatch(line -> line.startsWith("hostile: CodecException: javascript codec doubling ran the JVM "
-                            + "out of memory"));
-            assertThat(output.lines().filter(line -> line.startsWith("good: ")).toList()).as(output)
+            assertThat(output.lines()
+                            .filter(line -> line.startsWith("hostile: "))
+                            .toList())
+                    .as(output)
+                    .hasSize(2)
+                    .allMatch(line -> line.startsWith(
+                            "hostile: CodecException: javascript codec doubling ran the JVM " + "out of memory"));
+            assertThat(output.lines().filter(line -> line.startsWith("good: ")).toList())
+                    .as(output)
                     .containsExactly("good: {value=42.0}", "good: {value=42.0}");
         }
     }
@@ -528,10 +561,12 @@ class HostileScriptTest {
                     tasks.add(() -> {
                         for (int i = 0; i < 2_000; i++) {
                             var value = i % 5_000;
-                            assertThat(good.decode(new byte[] {(byte) (value >> 8), (byte) value}, 1).measurements())
+                            assertThat(good.decode(new byte[] {(byte) (value >> 8), (byte) value}, 1)
+                                            .measurements())
                                     .containsEntry("temperature", value / 100.0);
                             assertThat(builtIn.decode(java.util.HexFormat.of().parseHex("0367" + "1001"), 85)
-                                    .measurements()).containsEntry("temperature", 27.2);
+                                            .measurements())
+                                    .containsEntry("temperature", 27.2);
                         }
                         return null;
                     });
@@ -574,17 +609,21 @@ class HostileScriptTest {
 
         @Test
         void shouldRefuseATopLevelThatAllocatesPastTheBudget() {
-            assertThatThrownBy(() -> JavaScriptCodec.compile("hostile",
-                    "var a = []; while (true) { a.push(new Array(1000).fill(1)); }\nfunction decodeUplink(i) {}",
-                    Duration.ofSeconds(10), BUDGET)).isInstanceOf(InvalidScriptException.class)
+            assertThatThrownBy(() -> JavaScriptCodec.compile(
+                            "hostile",
+                            "var a = []; while (true) { a.push(new Array(1000).fill(1)); }\nfunction decodeUplink(i) {}",
+                            Duration.ofSeconds(10),
+                            BUDGET))
+                    .isInstanceOf(InvalidScriptException.class)
                     .hasMessageContaining("top level allocated more than its budget of 8 MiB");
         }
 
         @Test
         void shouldRefuseAScriptThatReplacesDecodeUplinkWithSomethingElse() {
-            assertThatThrownBy(() -> JavaScriptCodec.compile("hostile",
-                    "function decodeUplink(i) { return {}; }\ndecodeUplink = 42;", LIMIT))
-                    .isInstanceOf(InvalidScriptException.class).hasMessageContaining("decodeUplink");
+            assertThatThrownBy(() -> JavaScriptCodec.compile(
+                            "hostile", "function decodeUplink(i) { return {}; }\ndecodeUplink = 42;", LIMIT))
+                    .isInstanceOf(InvalidScriptException.class)
+                    .hasMessageContaining("decodeUplink");
         }
     }
 }

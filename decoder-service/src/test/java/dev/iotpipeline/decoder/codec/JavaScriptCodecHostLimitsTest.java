@@ -25,19 +25,21 @@ import org.junit.jupiter.params.provider.ValueSource;
 class JavaScriptCodecHostLimitsTest {
 
     @ParameterizedTest
-    @ValueSource(strings = {
-        "var a = []; a.length = 4294967295; return {data: {x: 1}, errors: a};",
-        "var a = []; a.length = 4294967295; return {data: {x: 1}, warnings: a};",
-        "var a = []; a.length = 4294967295; return {data: {x: a}};",
-        "var a = []; a.length = 20000000; return {data: {x: a}};",
-        "return {data: {n: new Array(20000000).fill(0).length}};",
-        "return {data: {s: ''.padStart(1 << 28, 'ab').length}};"})
+    @ValueSource(
+            strings = {
+                "var a = []; a.length = 4294967295; return {data: {x: 1}, errors: a};",
+                "var a = []; a.length = 4294967295; return {data: {x: 1}, warnings: a};",
+                "var a = []; a.length = 4294967295; return {data: {x: a}};",
+                "var a = []; a.length = 20000000; return {data: {x: a}};",
+                "return {data: {n: new Array(20000000).fill(0).length}};",
+                "return {data: {s: ''.padStart(1 << 28, 'ab').length}};"
+            })
     // Only a safety net against a hang (these ran for seconds to minutes before); the limits themselves are
     // the sandbox's, and how fast it refuses is not this test's business.
     @Timeout(value = 30, unit = TimeUnit.SECONDS, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
     void shouldEndAsACodecException(String body) {
-        var codec = JavaScriptCodec.compile("limits", "function decodeUplink(input) { " + body + " }",
-                Duration.ofMillis(100));
+        var codec = JavaScriptCodec.compile(
+                "limits", "function decodeUplink(input) { " + body + " }", Duration.ofMillis(100));
 
         assertThatThrownBy(() -> codec.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class);
     }

@@ -2,8 +2,8 @@ package dev.iotpipeline.decoder.codec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iotpipeline.events.fuzz.Fuzz;
 import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.events.fuzz.Fuzz;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
@@ -129,8 +129,9 @@ class JavaScriptCodecPropertiesTest {
             "builder", JavaScriptCodec.compile("builder", BUILDER, TIME_LIMIT),
             "echo", JavaScriptCodec.compile("echo", ECHO, TIME_LIMIT),
             "limits", JavaScriptCodec.compile("limits", LIMITS, TIME_LIMIT),
-            "em300th-ttn-style", JavaScriptCodec.compile("em300th-ttn-style", resource("/scripts/em300th-ttn-style.js"),
-                    TIME_LIMIT));
+            "em300th-ttn-style",
+                    JavaScriptCodec.compile(
+                            "em300th-ttn-style", resource("/scripts/em300th-ttn-style.js"), TIME_LIMIT));
 
     /** A codec call's input; shown as hex in a failure report. */
     record Input(String script, byte[] bytes, Integer fPort) {
@@ -143,15 +144,25 @@ class JavaScriptCodecPropertiesTest {
     @Property
     void aScriptResultIsADecodingOrACodecException(@ForAll("inputs") Input input) {
         var codec = scripts.get(input.script());
-        var decoded = Fuzz.expect(input.script(), () -> codec.decode(input.bytes(), input.fPort()), CodecException.class,
-                e -> (e.getClass() == CodecException.class || e.getClass() == CodecTimeoutException.class
-                        || e.getClass() == CodecErrorsException.class)
+        var decoded = Fuzz.expect(
+                input.script(),
+                () -> codec.decode(input.bytes(), input.fPort()),
+                CodecException.class,
+                e -> (e.getClass() == CodecException.class
+                                || e.getClass() == CodecTimeoutException.class
+                                || e.getClass() == CodecErrorsException.class)
                         && e.getMessage() != null,
-                e -> input.script() + ": " + (e.getMessage().contains("time limit") ? "time limit"
-                        : e.getMessage().contains("budget") ? "allocation budget" : e.getMessage().contains("recursion")
-                        ? "recursion" : e.getMessage().contains("returned no") ? "no data" : "script error"));
+                e -> input.script() + ": "
+                        + (e.getMessage().contains("time limit")
+                                ? "time limit"
+                                : e.getMessage().contains("budget")
+                                        ? "allocation budget"
+                                        : e.getMessage().contains("recursion")
+                                                ? "recursion"
+                                                : e.getMessage().contains("returned no") ? "no data" : "script error"));
         if (decoded != null) {
-            assertThat(decoded.measurements().values()).allSatisfy(value -> assertThat(value).isFinite());
+            assertThat(decoded.measurements().values())
+                    .allSatisfy(value -> assertThat(value).isFinite());
             assertThat(EventJson.write(decoded)).isNotEmpty();
         }
     }
@@ -159,7 +170,8 @@ class JavaScriptCodecPropertiesTest {
     @Provide
     Arbitrary<Input> inputs() {
         var bytes = Arbitraries.bytes().array(byte[].class);
-        var fPorts = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(null)),
+        var fPorts = Arbitraries.frequencyOf(
+                Tuple.of(1, Arbitraries.just(null)),
                 Tuple.of(4, Arbitraries.integers().between(0, 255)));
         // The limits script's first byte picks the limit; time, allocation and recursion cost up to the time
         // limit each, so they are drawn rarely, the cheap deep-value and long-list cases more often.
@@ -169,9 +181,14 @@ class JavaScriptCodecPropertiesTest {
         var cheapLimit = Combinators.combine(Arbitraries.integers().between(4, 5), Arbitraries.bytes(), fPorts)
                 .as((what, size, fPort) -> new Input("limits", new byte[] {what.byteValue(), size}, fPort));
         return Arbitraries.frequencyOf(
-                Tuple.of(72, Combinators.combine(Arbitraries.just("builder"), bytes.ofMaxSize(96), fPorts).as(Input::new)),
-                Tuple.of(18, Combinators.combine(Arbitraries.of("echo", "em300th-ttn-style"), bytes.ofMaxSize(40), fPorts)
-                        .as(Input::new)),
+                Tuple.of(
+                        72,
+                        Combinators.combine(Arbitraries.just("builder"), bytes.ofMaxSize(96), fPorts)
+                                .as(Input::new)),
+                Tuple.of(
+                        18,
+                        Combinators.combine(Arbitraries.of("echo", "em300th-ttn-style"), bytes.ofMaxSize(40), fPorts)
+                                .as(Input::new)),
                 Tuple.of(6, cheapLimit),
                 Tuple.of(1, slowLimit));
     }
@@ -183,5 +200,4 @@ class JavaScriptCodecPropertiesTest {
             throw new UncheckedIOException(e);
         }
     }
-
 }

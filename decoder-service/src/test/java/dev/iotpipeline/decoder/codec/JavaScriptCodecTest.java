@@ -23,7 +23,8 @@ class JavaScriptCodecTest {
 
         for (var hex : new String[] {"01755C03673401046865", "0175640367CEFF046850", "03671001046860"}) {
             var bytes = HexFormat.of().parseHex(hex);
-            assertThat(script.decode(bytes, 85).measurements()).as(hex)
+            assertThat(script.decode(bytes, 85).measurements())
+                    .as(hex)
                     .isEqualTo(builtIn.decode(bytes, 85).measurements());
         }
     }
@@ -56,7 +57,9 @@ class JavaScriptCodecTest {
 
         var decoded = script.decode(new byte[] {1, 2, 3}, 1);
 
-        assertThat(decoded.measurements()).containsEntry("air.temperature", 21.5).containsEntry("n", 3.0);
+        assertThat(decoded.measurements())
+                .containsEntry("air.temperature", 21.5)
+                .containsEntry("n", 3.0);
         assertThat(decoded.attributes()).containsEntry("status", "ok").containsEntry("open", true);
     }
 
@@ -69,7 +72,8 @@ class JavaScriptCodecTest {
                 }""", LIMIT);
 
         long started = System.nanoTime();
-        assertThatThrownBy(() -> script.decode(new byte[] {0}, 1)).isInstanceOf(CodecTimeoutException.class)
+        assertThatThrownBy(() -> script.decode(new byte[] {0}, 1))
+                .isInstanceOf(CodecTimeoutException.class)
                 .hasMessageContaining("time limit of 100 ms");
         assertThat(Duration.ofNanos(System.nanoTime() - started)).isLessThan(Duration.ofSeconds(2));
 
@@ -84,17 +88,21 @@ class JavaScriptCodecTest {
                   while (true) { all.push(new Array(1000).fill(input.bytes[0])); }
                 }""", Duration.ofSeconds(30), 8L << 20);
 
-        assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
-                .isNotInstanceOf(CodecTimeoutException.class).hasMessageContaining("budget of 8 MiB");
+        assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                .isInstanceOf(CodecException.class)
+                .isNotInstanceOf(CodecTimeoutException.class)
+                .hasMessageContaining("budget of 8 MiB");
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {
-            "function decodeUplink(input) { return { data: { t: java.lang.System.currentTimeMillis() } }; }",
-            "function decodeUplink(input) { var T = Java.type('java.lang.Runtime'); return { data: {} }; }",
-            "var fs = require('fs');\nfunction decodeUplink(input) { return { data: {} }; }",
-            "function decodeUplink(input) { return { data: { c: input.getClass() } }; }",
-            "function decodeUplink(input) { importPackage(java.io); return { data: {} }; }"})
+    @ValueSource(
+            strings = {
+                "function decodeUplink(input) { return { data: { t: java.lang.System.currentTimeMillis() } }; }",
+                "function decodeUplink(input) { var T = Java.type('java.lang.Runtime'); return { data: {} }; }",
+                "var fs = require('fs');\nfunction decodeUplink(input) { return { data: {} }; }",
+                "function decodeUplink(input) { return { data: { c: input.getClass() } }; }",
+                "function decodeUplink(input) { importPackage(java.io); return { data: {} }; }"
+            })
     void shouldRefuseScriptsThatReachForTheHost(String source) {
         assertThatThrownBy(() -> JavaScriptCodec.compile("evil", source, LIMIT))
                 .isInstanceOf(InvalidScriptException.class)
@@ -103,8 +111,9 @@ class JavaScriptCodecTest {
 
     @Test
     void shouldReportTheEnginesSyntaxErrorWithItsPosition() {
-        assertThatThrownBy(() -> JavaScriptCodec.compile("broken", "function decodeUplink(input) {\n  return { data: ;\n}",
-                LIMIT)).isInstanceOfSatisfying(InvalidScriptException.class, e -> {
+        assertThatThrownBy(() -> JavaScriptCodec.compile(
+                        "broken", "function decodeUplink(input) {\n  return { data: ;\n}", LIMIT))
+                .isInstanceOfSatisfying(InvalidScriptException.class, e -> {
                     assertThat(e.line()).isEqualTo(2);
                     assertThat(e.column()).isPositive();
                 });
@@ -113,7 +122,8 @@ class JavaScriptCodecTest {
     @Test
     void shouldRequireADecodeUplinkFunction() {
         assertThatThrownBy(() -> JavaScriptCodec.compile("none", "function decode(bytes) { return {}; }", LIMIT))
-                .isInstanceOf(InvalidScriptException.class).hasMessageContaining("decodeUplink");
+                .isInstanceOf(InvalidScriptException.class)
+                .hasMessageContaining("decodeUplink");
     }
 
     @Test
@@ -151,8 +161,10 @@ class JavaScriptCodecTest {
                   return v > 0x7fff ? v - 0x10000 : v;
                 }""", LIMIT);
 
-        assertThat(script.decode(new byte[] {(byte) 0xFF, (byte) 0xFE}, 1).measurements()).containsEntry("value", -2.0);
-        assertThatThrownBy(() -> script.decode(new byte[] {1}, 1)).isInstanceOf(CodecException.class)
+        assertThat(script.decode(new byte[] {(byte) 0xFF, (byte) 0xFE}, 1).measurements())
+                .containsEntry("value", -2.0);
+        assertThatThrownBy(() -> script.decode(new byte[] {1}, 1))
+                .isInstanceOf(CodecException.class)
                 .hasMessageContaining("payload too short");
     }
 
@@ -160,7 +172,8 @@ class JavaScriptCodecTest {
     void shouldRunInTheInterpreterAScriptRhinosBytecodeGeneratorFailsOn() {
         // A lookup table filled inside a do/while, vendor style: Rhino 1.9.2's bytecode generator fails on it
         // with an IllegalStateException from its stack map ("FAILED ASSERTION"), the interpreter runs it.
-        var table = IntStream.range(0, 5_000).mapToObj(i -> String.valueOf(i % 251)).collect(Collectors.joining(","));
+        var table =
+                IntStream.range(0, 5_000).mapToObj(i -> String.valueOf(i % 251)).collect(Collectors.joining(","));
         var script = JavaScriptCodec.compile("big-table", """
                 function decodeUplink(input) {
                   var table;
@@ -170,14 +183,17 @@ class JavaScriptCodecTest {
                   return { data: { level: table[input.bytes[0] * 10 + input.bytes[1]] } };
                 }""".formatted(table), LIMIT);
 
-        assertThat(script.interpreted()).as("compiled mode failed on the script").isTrue();
+        assertThat(script.interpreted())
+                .as("compiled mode failed on the script")
+                .isTrue();
         assertThat(script.decode(new byte[] {30, 7}, 1).measurements()).containsEntry("level", (double) (307 % 251));
     }
 
     @Test
     void shouldRunInTheInterpreterAScriptTooComplexForTheBytecodeGenerator() {
         // 3,000 object literals in one function: "Program too complex (out of locals)" in compiled mode.
-        var rows = IntStream.range(0, 3_000).mapToObj(i -> "{ id: " + i + ", factor: " + (i % 10) / 10.0 + " }")
+        var rows = IntStream.range(0, 3_000)
+                .mapToObj(i -> "{ id: " + i + ", factor: " + (i % 10) / 10.0 + " }")
                 .collect(Collectors.joining(",\n"));
         var script = JavaScriptCodec.compile("many-rows", """
                 function decodeUplink(input) {
@@ -187,7 +203,8 @@ class JavaScriptCodecTest {
                 }""".formatted(rows), LIMIT);
 
         assertThat(script.interpreted()).isTrue();
-        assertThat(script.decode(new byte[] {23}, 1).measurements()).containsEntry("id", 23.0)
+        assertThat(script.decode(new byte[] {23}, 1).measurements())
+                .containsEntry("id", 23.0)
                 .containsEntry("factor", 0.3);
     }
 
@@ -197,7 +214,8 @@ class JavaScriptCodecTest {
 
         assertThatThrownBy(() -> JavaScriptCodec.compile("huge", source, LIMIT))
                 .isInstanceOfSatisfying(InvalidScriptException.class, e -> {
-                    assertThat(e).hasMessageContaining("over the limit of 256 KiB")
+                    assertThat(e)
+                            .hasMessageContaining("over the limit of 256 KiB")
                             .hasMessageContaining("decoder.codecs.script-size-limit");
                     assertThat(e.line()).isEqualTo(InvalidScriptException.UNKNOWN);
                 });
@@ -205,19 +223,23 @@ class JavaScriptCodecTest {
 
     @Test
     void shouldApplyTheConfiguredSizeLimitInUtf8Bytes() {
-        var codecs = new Codecs(LIMIT, JavaScriptCodec.DEFAULT_ALLOCATION_LIMIT, 1024, JavaScriptCodec.DEFAULT_COMPILE_TIME_LIMIT);
+        var codecs = new Codecs(
+                LIMIT, JavaScriptCodec.DEFAULT_ALLOCATION_LIMIT, 1024, JavaScriptCodec.DEFAULT_COMPILE_TIME_LIMIT);
         // 400 characters, 1,200 UTF-8 bytes.
         var source = "function decodeUplink(input) { return { data: {} }; }\n// " + "€".repeat(400);
 
-        assertThatThrownBy(() -> codecs.resolve(new dev.iotpipeline.events.DeviceType("big", 1, "javascript", source,
-                java.util.Map.of(), null, java.time.Instant.EPOCH))).isInstanceOf(InvalidScriptException.class)
+        assertThatThrownBy(() -> codecs.resolve(new dev.iotpipeline.events.DeviceType(
+                        "big", 1, "javascript", source, java.util.Map.of(), null, java.time.Instant.EPOCH)))
+                .isInstanceOf(InvalidScriptException.class)
                 .hasMessageContaining("over the limit of 1 KiB");
     }
 
     @Test
     void shouldReportAnExceptionOfTheTopLevelWithItsLine() {
-        assertThatThrownBy(() -> JavaScriptCodec.compile("throws", "var x = 1;\nnull.y;\nfunction decodeUplink(i) {}",
-                LIMIT)).isInstanceOfSatisfying(InvalidScriptException.class, e -> assertThat(e.line()).isEqualTo(2));
+        assertThatThrownBy(() ->
+                        JavaScriptCodec.compile("throws", "var x = 1;\nnull.y;\nfunction decodeUplink(i) {}", LIMIT))
+                .isInstanceOfSatisfying(
+                        InvalidScriptException.class, e -> assertThat(e.line()).isEqualTo(2));
     }
 
     @Test
@@ -231,7 +253,9 @@ class JavaScriptCodecTest {
                   return { data: { list: list } };
                 }""", LIMIT);
 
-        assertThat(script.decode(new byte[] {1}, 1).measurements()).containsOnlyKeys("list.0").containsEntry("list.0", 5.0);
+        assertThat(script.decode(new byte[] {1}, 1).measurements())
+                .containsOnlyKeys("list.0")
+                .containsEntry("list.0", 5.0);
     }
 
     private static String resource(String path) throws IOException {

@@ -14,9 +14,11 @@ class JsonCodecFuzzRegressionTest {
     @Test
     void shouldRejectANumberTooLargeForADoubleInsteadOfMeasuringInfinity() {
         // Was: a measurement "" = Infinity.
-        assertThatThrownBy(() -> decode("{\"\":1e999999999}")).isExactlyInstanceOf(CodecException.class)
+        assertThatThrownBy(() -> decode("{\"\":1e999999999}"))
+                .isExactlyInstanceOf(CodecException.class)
                 .hasMessageContaining("not a finite number");
-        assertThatThrownBy(() -> decode("{\"measurements\":{\"t\":-1e400}}")).isExactlyInstanceOf(CodecException.class)
+        assertThatThrownBy(() -> decode("{\"measurements\":{\"t\":-1e400}}"))
+                .isExactlyInstanceOf(CodecException.class)
                 .hasMessageContaining("not a finite number");
     }
 
@@ -26,9 +28,11 @@ class JsonCodecFuzzRegressionTest {
         var decoded = decode("{\"t\":1,\"x\":null}");
 
         assertThat(decoded.attributes()).doesNotContainKey("x");
-        assertThat(decode("{\"measurements\":{\"t\":1},\"attributes\":{\"x\":null,\"y\":[null]}}").attributes())
+        assertThat(decode("{\"measurements\":{\"t\":1},\"attributes\":{\"x\":null,\"y\":[null]}}")
+                        .attributes())
                 .containsOnlyKeys("y");
-        assertThatThrownBy(() -> decode("{\"\":null}")).isExactlyInstanceOf(CodecException.class)
+        assertThatThrownBy(() -> decode("{\"\":null}"))
+                .isExactlyInstanceOf(CodecException.class)
                 .hasMessageContaining("holds no values");
     }
 

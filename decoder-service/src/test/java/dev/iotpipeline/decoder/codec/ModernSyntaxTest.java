@@ -33,7 +33,8 @@ class ModernSyntaxTest {
                   return { data: { temperature: r.celsius, kelvin: r.kelvin() } };
                 }""");
 
-        assertThat(codec.decode(new byte[] {0, (byte) 215}, 1).measurements()).containsEntry("temperature", 21.5)
+        assertThat(codec.decode(new byte[] {0, (byte) 215}, 1).measurements())
+                .containsEntry("temperature", 21.5)
                 .containsEntry("kelvin", 21.5 + 273.15 + 0.5);
     }
 
@@ -54,8 +55,11 @@ class ModernSyntaxTest {
 
         var decoded = codec.decode(new byte[] {3, 9, 4}, 1);
 
-        assertThat(decoded.measurements()).containsEntry("max", 9.0).containsEntry("sum", 16.0)
-                .containsEntry("first", 3.0).containsEntry("rest", 2.0);
+        assertThat(decoded.measurements())
+                .containsEntry("max", 9.0)
+                .containsEntry("sum", 16.0)
+                .containsEntry("first", 3.0)
+                .containsEntry("rest", 2.0);
         assertThat(decoded.attributes()).containsEntry("text", "Hi");
     }
 
@@ -66,7 +70,8 @@ class ModernSyntaxTest {
                 const decodeUplink = (input) => ({ data: { readings: [...pairs(input.bytes)].map(([k, v]) => ({ k, v })) } });
                 if (typeof module !== 'undefined') { module.exports = { decodeUplink }; }""");
 
-        assertThat(codec.decode(new byte[] {1, 2, 3, 4}, 1).measurements()).containsEntry("readings.0.k", 1.0)
+        assertThat(codec.decode(new byte[] {1, 2, 3, 4}, 1).measurements())
+                .containsEntry("readings.0.k", 1.0)
                 .containsEntry("readings.1.v", 4.0);
     }
 
@@ -90,7 +95,8 @@ class ModernSyntaxTest {
 
     @Test
     void shouldRefuseAHostNameInModernCodeAtItsPositionInTheOriginal() {
-        assertThatThrownBy(() -> compile("class A {}\nfunction decodeUplink(input) {\n  return java.lang.System.exit(1);\n}"))
+        assertThatThrownBy(() ->
+                        compile("class A {}\nfunction decodeUplink(input) {\n  return java.lang.System.exit(1);\n}"))
                 .isInstanceOfSatisfying(InvalidScriptException.class, e -> {
                     assertThat(e).hasMessageContaining("'java' is not available to codecs");
                     assertThat(e.line()).isEqualTo(3);
@@ -100,7 +106,8 @@ class ModernSyntaxTest {
 
     @Test
     void shouldRefuseABigIntInModernCode() {
-        assertThatThrownBy(() -> compile("class A {}\nfunction decodeUplink(input) { let x = 3n; return { data: {} }; }"))
+        assertThatThrownBy(
+                        () -> compile("class A {}\nfunction decodeUplink(input) { let x = 3n; return { data: {} }; }"))
                 .isInstanceOf(InvalidScriptException.class);
     }
 }

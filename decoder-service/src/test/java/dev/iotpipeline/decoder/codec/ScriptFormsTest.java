@@ -32,11 +32,19 @@ class ScriptFormsTest {
 
         var decoded = codec.decode(new byte[] {1}, 1);
 
-        assertThat(decoded.measurements()).containsEntry("readings.0.t", 21.5).containsEntry("readings.1.t", 22.0)
-                .containsEntry("list.0", 1.0).containsEntry("list.1", 2.0).hasSize(4);
-        assertThat(decoded.attributes()).containsEntry("readings.0.unit", "C").containsEntry("flags.0", true)
-                .containsEntry("at", "1970-01-01T00:00:00.000Z").doesNotContainKeys("nothing", "notANumber", "infinite");
-        assertThat(decoded.attributes().values()).noneMatch(v -> String.valueOf(v).contains("[object Object]"));
+        assertThat(decoded.measurements())
+                .containsEntry("readings.0.t", 21.5)
+                .containsEntry("readings.1.t", 22.0)
+                .containsEntry("list.0", 1.0)
+                .containsEntry("list.1", 2.0)
+                .hasSize(4);
+        assertThat(decoded.attributes())
+                .containsEntry("readings.0.unit", "C")
+                .containsEntry("flags.0", true)
+                .containsEntry("at", "1970-01-01T00:00:00.000Z")
+                .doesNotContainKeys("nothing", "notANumber", "infinite");
+        assertThat(decoded.attributes().values())
+                .noneMatch(v -> String.valueOf(v).contains("[object Object]"));
     }
 
     @Test
@@ -51,7 +59,8 @@ class ScriptFormsTest {
 
         assertThat(codec.form()).isEqualTo(JavaScriptCodec.Form.TTN_V2);
         assertThat(codec.decode(new byte[] {0x08, (byte) 0x98}, 3).measurements())
-                .containsEntry("temperature", 22.0).containsEntry("port", 3.0);
+                .containsEntry("temperature", 22.0)
+                .containsEntry("port", 3.0);
     }
 
     @Test
@@ -88,10 +97,16 @@ class ScriptFormsTest {
 
         assertThat(codec.form()).isEqualTo(JavaScriptCodec.Form.DECODE_UPLINK);
         assertThat(codec.primary()).isEqualTo(PrimaryOutput.DECODED);
-        assertThat(decoded.measurements()).containsExactly(entry("speed", 32.0), entry("gust", 40.0),
-                entry("normalized.wind.direction", 45.0), entry("normalized.wind.speed", 16.46));
-        assertThat(decoded.attributes()).containsExactly(entry("direction", "NE"),
-                entry("codecWarnings", List.of("gust is estimated", "no gust in the normalized schema")));
+        assertThat(decoded.measurements())
+                .containsExactly(
+                        entry("speed", 32.0),
+                        entry("gust", 40.0),
+                        entry("normalized.wind.direction", 45.0),
+                        entry("normalized.wind.speed", 16.46));
+        assertThat(decoded.attributes())
+                .containsExactly(
+                        entry("direction", "NE"),
+                        entry("codecWarnings", List.of("gust is estimated", "no gust in the normalized schema")));
     }
 
     @Test
@@ -100,9 +115,14 @@ class ScriptFormsTest {
 
         var decoded = codec.decode(new byte[] {4, 10, 12}, 1);
 
-        assertThat(decoded.measurements()).containsExactly(entry("wind.direction", 180.0), entry("wind.speed", 5.14),
-                entry("decoded.speed", 10.0), entry("decoded.gust", 12.0));
-        assertThat(decoded.attributes()).containsEntry("decoded.direction", "S")
+        assertThat(decoded.measurements())
+                .containsExactly(
+                        entry("wind.direction", 180.0),
+                        entry("wind.speed", 5.14),
+                        entry("decoded.speed", 10.0),
+                        entry("decoded.gust", 12.0));
+        assertThat(decoded.attributes())
+                .containsEntry("decoded.direction", "S")
                 .containsEntry("codecWarnings", List.of("gust is estimated", "no gust in the normalized schema"));
     }
 
@@ -115,8 +135,10 @@ class ScriptFormsTest {
         var decoded = codec.decode(new byte[] {0}, 1);
 
         assertThat(decoded.measurements()).containsExactly(entry("normalized.t", 1.0), entry("t", 2.0));
-        assertThat(decoded.attributes()).containsEntry("codecWarnings",
-                List.of("normalized.t (3.0) is left out: the primary output has a field of that name"));
+        assertThat(decoded.attributes())
+                .containsEntry(
+                        "codecWarnings",
+                        List.of("normalized.t (3.0) is left out: the primary output has a field of that name"));
     }
 
     @Test
@@ -127,10 +149,15 @@ class ScriptFormsTest {
                   return { data: [ { air: { temperature: input.data.a } }, { air: { temperature: input.data.b } } ] };
                 }""");
 
-        assertThat(codec.decode(new byte[] {0}, 1).measurements()).containsEntry("a", 1.0)
-                .containsEntry("normalized.0.air.temperature", 1.0).containsEntry("normalized.1.air.temperature", 2.0);
-        assertThat(codec.storing(PrimaryOutput.NORMALIZED).decode(new byte[] {0}, 1).measurements())
-                .containsEntry("0.air.temperature", 1.0).containsEntry("1.air.temperature", 2.0)
+        assertThat(codec.decode(new byte[] {0}, 1).measurements())
+                .containsEntry("a", 1.0)
+                .containsEntry("normalized.0.air.temperature", 1.0)
+                .containsEntry("normalized.1.air.temperature", 2.0);
+        assertThat(codec.storing(PrimaryOutput.NORMALIZED)
+                        .decode(new byte[] {0}, 1)
+                        .measurements())
+                .containsEntry("0.air.temperature", 1.0)
+                .containsEntry("1.air.temperature", 2.0)
                 .containsEntry("decoded.b", 2.0);
     }
 
@@ -140,8 +167,8 @@ class ScriptFormsTest {
                 function decodeUplink(input) { return { data: { t: 21 } }; }
                 function normalizeUplink(input) { input.data.t = 99; delete input.data.t; return { data: { x: 1 } }; }""");
 
-        assertThat(codec.decode(new byte[] {0}, 1).measurements()).containsExactly(entry("t", 21.0),
-                entry("normalized.x", 1.0));
+        assertThat(codec.decode(new byte[] {0}, 1).measurements())
+                .containsExactly(entry("t", 21.0), entry("normalized.x", 1.0));
     }
 
     @Test
@@ -150,7 +177,8 @@ class ScriptFormsTest {
                 function decodeUplink(input) { return { data: { a: 1 } }; }
                 function normalizeUplink(input) { return { errors: ["cannot normalize"] }; }""");
 
-        assertThatThrownBy(() -> codec.decode(new byte[] {0}, 1)).isInstanceOf(CodecException.class)
+        assertThatThrownBy(() -> codec.decode(new byte[] {0}, 1))
+                .isInstanceOf(CodecException.class)
                 .hasMessageContaining("cannot normalize");
     }
 
@@ -158,7 +186,8 @@ class ScriptFormsTest {
     void aScriptWithoutAnyKnownFunctionIsRefusedNamingTheForms() {
         assertThatThrownBy(() -> compile("function decode(bytes) { return {}; }"))
                 .isInstanceOf(InvalidScriptException.class)
-                .hasMessageContaining("decodeUplink(input)").hasMessageContaining("Decode(fPort, bytes, variables)")
+                .hasMessageContaining("decodeUplink(input)")
+                .hasMessageContaining("Decode(fPort, bytes, variables)")
                 .hasMessageContaining("Decoder(bytes, port)");
     }
 }

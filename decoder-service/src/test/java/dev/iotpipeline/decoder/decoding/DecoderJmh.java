@@ -40,6 +40,7 @@ public class DecoderJmh {
     UplinkDecoder decoder;
     /** uplinks.encoded record values as ingest writes them, one per device type. */
     byte[] em300thRecord;
+
     byte[] em300thScriptRecord;
     byte[] lht65Record;
     DataUnit dataUnit;
@@ -53,12 +54,26 @@ public class DecoderJmh {
         var types = new ConcurrentHashMap<String, ResolvedDeviceType>();
         var now = Instant.now();
         for (var type : new DeviceType[] {
-                new DeviceType("em300th", 1, "em300th", null, null, null, now),
-                new DeviceType("em300th-js", 1, DeviceType.JAVASCRIPT, script("/scripts/em300th-ttn-style.js"), null,
-                        null, now),
-                new DeviceType("lht65", 1, "lht65", null, Map.of("TempC_SHT", FieldMapping.rename("temperature"),
-                        "Hum_SHT", FieldMapping.rename("humidity"), "BatV", FieldMapping.rename("batteryVoltage"),
-                        "TempC_DS", FieldMapping.rename("externalTemperature")), null, now)}) {
+            new DeviceType("em300th", 1, "em300th", null, null, null, now),
+            new DeviceType(
+                    "em300th-js", 1, DeviceType.JAVASCRIPT, script("/scripts/em300th-ttn-style.js"), null, null, now),
+            new DeviceType(
+                    "lht65",
+                    1,
+                    "lht65",
+                    null,
+                    Map.of(
+                            "TempC_SHT",
+                            FieldMapping.rename("temperature"),
+                            "Hum_SHT",
+                            FieldMapping.rename("humidity"),
+                            "BatV",
+                            FieldMapping.rename("batteryVoltage"),
+                            "TempC_DS",
+                            FieldMapping.rename("externalTemperature")),
+                    null,
+                    now)
+        }) {
             types.put(type.name(), new ResolvedDeviceType(type, codecs.resolve(type), null));
         }
         decoder = new UplinkDecoder(name -> Optional.ofNullable(types.get(name)), Clock.systemUTC());
@@ -101,10 +116,20 @@ public class DecoderJmh {
     }
 
     private static byte[] record(String deviceType, String hex, int fPort) {
-        var uplink = new EncodedUplink(Ids.newId(), EncodedUplink.SCHEMA_VERSION, "irrigation", deviceType,
-                "dev-1", fPort, HexFormat.of().parseHex(hex), Instant.now(), null,
+        var uplink = new EncodedUplink(
+                Ids.newId(),
+                EncodedUplink.SCHEMA_VERSION,
+                "irrigation",
+                deviceType,
+                "dev-1",
+                fPort,
+                HexFormat.of().parseHex(hex),
+                Instant.now(),
+                null,
                 Map.of("networkServer", "tts", "rssi", -35, "snr", 5, "gateways", 1));
-        return PipelineTopic.UPLINKS_ENCODED.valueSerde().serializer()
+        return PipelineTopic.UPLINKS_ENCODED
+                .valueSerde()
+                .serializer()
                 .serialize(PipelineTopic.UPLINKS_ENCODED.topicName(), uplink);
     }
 

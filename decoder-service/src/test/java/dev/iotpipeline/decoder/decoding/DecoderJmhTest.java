@@ -24,7 +24,9 @@ class DecoderJmhTest {
         var builtIn = unit(bench.decodeBuiltIn());
         var script = unit(bench.decodeJavaScript());
 
-        assertThat(builtIn.measurements()).containsEntry("temperature", 30.8).containsEntry("humidity", 50.5)
+        assertThat(builtIn.measurements())
+                .containsEntry("temperature", 30.8)
+                .containsEntry("humidity", 50.5)
                 .containsEntry("battery", 92.0);
         assertThat(script.measurements()).isEqualTo(builtIn.measurements());
         assertThat(builtIn.attributes()).containsKey("network");
@@ -32,8 +34,11 @@ class DecoderJmhTest {
 
     @Test
     void mappedDecodeRenamesTheLht65Fields() {
-        assertThat(unit(bench.decodeBuiltInMapped()).measurements()).containsEntry("temperature", 28.29)
-                .containsEntry("humidity", 88.6).containsKey("batteryVoltage").doesNotContainKey("TempC_SHT");
+        assertThat(unit(bench.decodeBuiltInMapped()).measurements())
+                .containsEntry("temperature", 28.29)
+                .containsEntry("humidity", 88.6)
+                .containsKey("batteryVoltage")
+                .doesNotContainKey("TempC_SHT");
     }
 
     @Test
@@ -45,9 +50,16 @@ class DecoderJmhTest {
     @Test
     void everyBenchmarkIsCheckedHereAndListedForJmh() throws IOException {
         var benchmarks = Arrays.stream(DecoderJmh.class.getMethods())
-                .filter(m -> m.isAnnotationPresent(Benchmark.class)).map(m -> m.getName()).toList();
-        assertThat(benchmarks).containsExactlyInAnyOrder("decodeBuiltIn", "decodeBuiltInMapped", "decodeJavaScript",
-                "serializeDataUnit", "readDataUnit");
+                .filter(m -> m.isAnnotationPresent(Benchmark.class))
+                .map(m -> m.getName())
+                .toList();
+        assertThat(benchmarks)
+                .containsExactlyInAnyOrder(
+                        "decodeBuiltIn",
+                        "decodeBuiltInMapped",
+                        "decodeJavaScript",
+                        "serializeDataUnit",
+                        "readDataUnit");
         // The annotation processor ran: JMH finds its benchmarks through this list.
         try (var in = getClass().getResourceAsStream("/META-INF/BenchmarkList")) {
             assertThat(in).as("META-INF/BenchmarkList").isNotNull();

@@ -23,8 +23,10 @@ class UplinkDecoderFuzzRegressionTest {
     private static final Instant NOW = Instant.parse("2026-11-22T09:00:00Z");
     private final Codecs codecs = new Codecs(Duration.ofMillis(100));
     private final DeviceType json = new DeviceType("json", 1, "json", null, null, null, NOW);
-    private final UplinkDecoder decoder = new UplinkDecoder(name -> name.equals("json")
-            ? Optional.of(new ResolvedDeviceType(json, codecs.resolve(json), null)) : Optional.empty(),
+    private final UplinkDecoder decoder = new UplinkDecoder(
+            name -> name.equals("json")
+                    ? Optional.of(new ResolvedDeviceType(json, codecs.resolve(json), null))
+                    : Optional.empty(),
             Clock.fixed(NOW, ZoneOffset.UTC));
 
     @Test
@@ -36,12 +38,14 @@ class UplinkDecoderFuzzRegressionTest {
             assertThat(decoded.dataUnit().measurements()).containsEntry("t", 1.0);
             assertThat(decoded.dataUnit().attributes()).doesNotContainKey("x");
         });
-        assertThat(decoder.decode(EventJson.write(uplink("{\"\":null}")))).isInstanceOfSatisfying(
-                Outcome.DeadLetter.class, dead -> assertThat(dead.cause()).isEqualTo(DeadLetterCause.CODEC_ERROR));
+        assertThat(decoder.decode(EventJson.write(uplink("{\"\":null}"))))
+                .isInstanceOfSatisfying(
+                        Outcome.DeadLetter.class,
+                        dead -> assertThat(dead.cause()).isEqualTo(DeadLetterCause.CODEC_ERROR));
     }
 
     private static EncodedUplink uplink(String payload) {
-        return new EncodedUplink(Ids.newId(), 1, "c", "json", "d-1", 0, payload.getBytes(StandardCharsets.UTF_8),
-                NOW, NOW, Map.of());
+        return new EncodedUplink(
+                Ids.newId(), 1, "c", "json", "d-1", 0, payload.getBytes(StandardCharsets.UTF_8), NOW, NOW, Map.of());
     }
 }

@@ -46,12 +46,15 @@ import org.springframework.test.web.servlet.MockMvc;
  * never decode become dead letters with their cause while the records behind them still decode, and a dead
  * letter re-driven once its device type exists becomes a data unit.
  */
-@SpringBootTest(classes = DecoderApplication.class, properties = {
-        "spring.config.name=decoder-service",
-        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-        "server.port=0",
-        "decoder.kafka.partitions=1",
-        "iot.security.admin-tokens[0]=admin-secret"})
+@SpringBootTest(
+        classes = DecoderApplication.class,
+        properties = {
+            "spring.config.name=decoder-service",
+            "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+            "server.port=0",
+            "decoder.kafka.partitions=1",
+            "iot.security.admin-tokens[0]=admin-secret"
+        })
 @EmbeddedKafka(partitions = 1)
 @AutoConfigureMockMvc
 class UplinkListenerTest {
@@ -67,8 +70,10 @@ class UplinkListenerTest {
 
     @BeforeEach
     void clients() {
-        producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.getBrokersAsString()),
-                new StringSerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.getBrokersAsString()),
+                new StringSerializer(),
+                new ByteArraySerializer());
         var props = KafkaTestUtils.consumerProps(broker, "listener-test-" + Ids.newId(), false);
         props.put("auto.offset.reset", "earliest");
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
@@ -91,7 +96,8 @@ class UplinkListenerTest {
         assertThat(unit.uplinkId()).isEqualTo(uplink.id());
         assertThat(unit.channel()).isEqualTo("irrigation");
         assertThat(unit.measurements()).containsKeys("battery", "temperature");
-        assertThat(UplinkDigest.read(record.headers())).as("the uplink's digest travels with its data unit")
+        assertThat(UplinkDigest.read(record.headers()))
+                .as("the uplink's digest travels with its data unit")
                 .isEqualTo(UplinkDigest.of(uplink));
     }
 
@@ -110,30 +116,43 @@ class UplinkListenerTest {
         assertThat(header(codecError, DeadLetterHeaders.CAUSE)).isEqualTo(DeadLetterCause.CODEC_ERROR.tag());
         assertThat(header(poison, DeadLetterHeaders.CAUSE)).isEqualTo(DeadLetterCause.MALFORMED_EVENT.tag());
         assertThat(PipelineTopic.UPLINKS_ENCODED.read(codecError.value()).id()).isEqualTo(truncated.id());
-        var unit = PipelineTopic.DATA_UNITS.read(awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-after").value());
+        var unit = PipelineTopic.DATA_UNITS.read(
+                awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-after").value());
         assertThat(unit.uplinkId()).isEqualTo(after.id());
     }
 
     @Test
     void redrivesADeadLetterOnceItsDeviceTypeExists() throws Exception {
-        var early = new EncodedUplink(Ids.newId(), 1, "irrigation", "late-sensor", "dev-early", 1, new byte[] {0x2a},
-                Instant.now(), null, Map.of());
+        var early = new EncodedUplink(
+                Ids.newId(),
+                1,
+                "irrigation",
+                "late-sensor",
+                "dev-early",
+                1,
+                new byte[] {0x2a},
+                Instant.now(),
+                null,
+                Map.of());
         send(early.deviceId(), EventJson.write(early));
         var dead = awaitRecord(PipelineTopic.DEAD_LETTER.topicName(), early.deviceId());
         assertThat(header(dead, DeadLetterHeaders.CAUSE)).isEqualTo(DeadLetterCause.UNKNOWN_DEVICE_TYPE.tag());
 
-        mvc.perform(put("/device-types/late-sensor").header("Authorization", "Bearer admin-secret")
+        mvc.perform(put("/device-types/late-sensor")
+                        .header("Authorization", "Bearer admin-secret")
                         .contentType(MediaType.APPLICATION_JSON)
                         .content("""
                                 {"codec":"javascript","script":"function decodeUplink(input) { return {data: {level: input.bytes[0]}}; }"}
                                 """))
                 .andExpect(status().isCreated());
-        mvc.perform(post("/dead-letters/redrive").param("deviceType", "late-sensor")
+        mvc.perform(post("/dead-letters/redrive")
+                        .param("deviceType", "late-sensor")
                         .header("Authorization", "Bearer admin-secret"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.redriven").value(1));
 
-        var unit = PipelineTopic.DATA_UNITS.read(awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-early").value());
+        var unit = PipelineTopic.DATA_UNITS.read(
+                awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-early").value());
         assertThat(unit.uplinkId()).isEqualTo(early.id());
         assertThat(unit.measurements()).containsEntry("level", 42.0);
     }
@@ -141,14 +160,22 @@ class UplinkListenerTest {
     private final List<ConsumerRecord<String, byte[]>> seen = new ArrayList<>();
 
     private ConsumerRecord<String, byte[]> awaitRecord(String topic, String key) {
-        return Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-            consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
-            return seen.stream().filter(r -> r.topic().equals(topic) && key.equals(r.key())).findFirst().orElse(null);
-        }, r -> r != null);
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .until(
+                        () -> {
+                            consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
+                            return seen.stream()
+                                    .filter(r -> r.topic().equals(topic) && key.equals(r.key()))
+                                    .findFirst()
+                                    .orElse(null);
+                        },
+                        r -> r != null);
     }
 
     private void send(String key, byte[] value) throws Exception {
-        producer.send(new ProducerRecord<>(PipelineTopic.UPLINKS_ENCODED.topicName(), key, value)).get();
+        producer.send(new ProducerRecord<>(PipelineTopic.UPLINKS_ENCODED.topicName(), key, value))
+                .get();
     }
 
     private static String header(ConsumerRecord<String, byte[]> record, String name) {
@@ -157,7 +184,16 @@ class UplinkListenerTest {
     }
 
     private static EncodedUplink uplink(String deviceId, String hex) {
-        return new EncodedUplink(Ids.newId(), 1, "irrigation", "em300th", deviceId, 85, HexFormat.of().parseHex(hex),
-                Instant.now(), null, Map.of());
+        return new EncodedUplink(
+                Ids.newId(),
+                1,
+                "irrigation",
+                "em300th",
+                deviceId,
+                85,
+                HexFormat.of().parseHex(hex),
+                Instant.now(),
+                null,
+                Map.of());
     }
 }

@@ -30,8 +30,13 @@ class CodecCorpusExamplesTest {
 
     static Stream<String> codecNames() throws IOException {
         try (var files = Files.list(CORPUS)) {
-            return files.map(file -> file.getFileName().toString()).filter(name -> name.endsWith(".js"))
-                    .map(name -> name.substring(0, name.length() - ".js".length())).sorted().toList().stream();
+            return files
+                    .map(file -> file.getFileName().toString())
+                    .filter(name -> name.endsWith(".js"))
+                    .map(name -> name.substring(0, name.length() - ".js".length()))
+                    .sorted()
+                    .toList()
+                    .stream();
         }
     }
 
@@ -39,10 +44,10 @@ class CodecCorpusExamplesTest {
     @MethodSource("codecNames")
     void aCorpusCodecPassesItsExamplesAndShowsItsForm(String name) throws IOException {
         var source = Files.readString(CORPUS.resolve(name + ".js"));
-        List<CodecExample> examples = EventJson.mapper().readValue(
-                Files.readString(CORPUS.resolve(name + ".examples.json")), new TypeReference<>() { });
-        var codec = codecs.resolve(new DeviceType(name, DeviceType.SCHEMA_VERSION, DeviceType.JAVASCRIPT, source,
-                null, null, Instant.EPOCH));
+        List<CodecExample> examples = EventJson.mapper()
+                .readValue(Files.readString(CORPUS.resolve(name + ".examples.json")), new TypeReference<>() {});
+        var codec = codecs.resolve(new DeviceType(
+                name, DeviceType.SCHEMA_VERSION, DeviceType.JAVASCRIPT, source, null, null, Instant.EPOCH));
 
         var check = CodecExamples.run(codec, examples);
 
@@ -61,6 +66,8 @@ class CodecCorpusExamplesTest {
     }
 
     private static boolean defines(String source, String function) {
-        return Pattern.compile("(?m)^function\\s+" + function + "\\s*\\(").matcher(source).find();
+        return Pattern.compile("(?m)^function\\s+" + function + "\\s*\\(")
+                .matcher(source)
+                .find();
     }
 }

@@ -1,6 +1,5 @@
 package dev.iotpipeline.decoder.registry;
 
-import dev.iotpipeline.kafka.topic.ReaderProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.get;
 import static org.springframework.test.web.servlet.request.MockMvcRequestBuilders.post;
@@ -14,6 +13,7 @@ import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.EventSerializer;
+import dev.iotpipeline.kafka.topic.ReaderProperties;
 import dev.iotpipeline.web.PipelineWebConfiguration;
 import java.time.Duration;
 import java.time.Instant;
@@ -44,10 +44,12 @@ import org.springframework.test.web.servlet.ResultMatcher;
  * producer standing in for the device-types topic: conformance examples at {@code PUT}, forms, and the test
  * endpoint.
  */
-@WebMvcTest(properties = {
-        "iot.security.admin-tokens[0]=admin-secret",
-        "iot.security.dashboard-tokens[0].token=dash-secret",
-        "iot.security.dashboard-tokens[0].channels[0]=north"})
+@WebMvcTest(
+        properties = {
+            "iot.security.admin-tokens[0]=admin-secret",
+            "iot.security.dashboard-tokens[0].token=dash-secret",
+            "iot.security.dashboard-tokens[0].channels[0]=north"
+        })
 class DeviceTypeApiTest {
 
     /** Decodes channel 1 type 0x67 as a temperature in 0.1 °C; a short payload is refused with two errors. */
@@ -102,12 +104,10 @@ class DeviceTypeApiTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         @Override
-        public void close(Duration timeout) {
-        }
+        public void close(Duration timeout) {}
     }
 
     @Autowired
@@ -125,13 +125,17 @@ class DeviceTypeApiTest {
     }
 
     private ResultActions putType(String name, Map<String, ?> body) throws Exception {
-        return mvc.perform(put("/device-types/" + name).header("Authorization", "Bearer admin-secret")
-                .contentType(MediaType.APPLICATION_JSON).content(EventJson.mapper().writeValueAsString(body)));
+        return mvc.perform(put("/device-types/" + name)
+                .header("Authorization", "Bearer admin-secret")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(EventJson.mapper().writeValueAsString(body)));
     }
 
     private ResultActions putType(String name, String body) throws Exception {
-        return mvc.perform(put("/device-types/" + name).header("Authorization", "Bearer admin-secret")
-                .contentType(MediaType.APPLICATION_JSON).content(body));
+        return mvc.perform(put("/device-types/" + name)
+                .header("Authorization", "Bearer admin-secret")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body));
     }
 
     private ResultActions test(String name, String body) throws Exception {
@@ -139,13 +143,20 @@ class DeviceTypeApiTest {
     }
 
     private ResultActions test(String name, String body, String token) throws Exception {
-        return mvc.perform(post("/device-types/" + name + "/test").header("Authorization", "Bearer " + token)
-                .contentType(MediaType.APPLICATION_JSON).content(body));
+        return mvc.perform(post("/device-types/" + name + "/test")
+                .header("Authorization", "Bearer " + token)
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body));
     }
 
     private static Map<String, Object> example(String description, List<Integer> bytes, Map<String, ?> data) {
-        return Map.of("description", description, "input", Map.of("fPort", 2, "bytes", bytes),
-                "output", Map.of("data", data));
+        return Map.of(
+                "description",
+                description,
+                "input",
+                Map.of("fPort", 2, "bytes", bytes),
+                "output",
+                Map.of("data", data));
     }
 
     private static Map<String, Object> javascript(List<?> examples) {
@@ -154,8 +165,12 @@ class DeviceTypeApiTest {
 
     private static ResultMatcher problem(String type) {
         return result -> {
-            content().contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON).match(result);
-            jsonPath("$.type").value("https://iot-pipeline.dev/problems/" + type).match(result);
+            content()
+                    .contentTypeCompatibleWith(MediaType.APPLICATION_PROBLEM_JSON)
+                    .match(result);
+            jsonPath("$.type")
+                    .value("https://iot-pipeline.dev/problems/" + type)
+                    .match(result);
         };
     }
 
@@ -167,13 +182,25 @@ class DeviceTypeApiTest {
     @Test
     void examplesThatAllPassStoreTheTypeWithThemAndItsForm() throws Exception {
         var examples = List.of(
-                Map.of("description", "room", "input", Map.of("fPort", 2, "bytes", ROOM),
-                        "output", Map.of("data", Map.of("temperature", 21.5, "status", "ok"), "warnings", List.of()),
-                        "normalizedOutput", Map.of("data", Map.of("air", Map.of("temperature", 21.5)))),
+                Map.of(
+                        "description",
+                        "room",
+                        "input",
+                        Map.of("fPort", 2, "bytes", ROOM),
+                        "output",
+                        Map.of("data", Map.of("temperature", 21.5, "status", "ok"), "warnings", List.of()),
+                        "normalizedOutput",
+                        Map.of("data", Map.of("air", Map.of("temperature", 21.5)))),
                 // As The Things Network's codec YAML writes them, with fields the registry does not keep.
-                Map.of("type", "uplink", "description", "short",
-                        "input", Map.of("fPort", 2, "bytes", List.of(1), "recvTime", "2026-11-22T10:00:00Z"),
-                        "output", Map.of("errors", List.of("payload too short", "expected 4 bytes"))));
+                Map.of(
+                        "type",
+                        "uplink",
+                        "description",
+                        "short",
+                        "input",
+                        Map.of("fPort", 2, "bytes", List.of(1), "recvTime", "2026-11-22T10:00:00Z"),
+                        "output",
+                        Map.of("errors", List.of("payload too short", "expected 4 bytes"))));
 
         putType("passing", javascript(examples))
                 .andExpect(status().isCreated())
@@ -184,7 +211,8 @@ class DeviceTypeApiTest {
         assertThat(written().form()).isEqualTo("decodeUplink+normalizeUplink");
         assertThat(written().examples()).hasSize(2);
         assertThat(EventJson.read(EventJson.write(written()), DeviceType.class))
-                .as("read back from the topic, the registry must recognise its own write").isEqualTo(written());
+                .as("read back from the topic, the registry must recognise its own write")
+                .isEqualTo(written());
         mvc.perform(get("/device-types/passing").header("Authorization", "Bearer dash-secret"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.form").value("decodeUplink+normalizeUplink"))
@@ -196,9 +224,11 @@ class DeviceTypeApiTest {
 
     @Test
     void aMismatchingExampleIsRefusedWith422ListingTheDifferenceAndNothingIsWritten() throws Exception {
-        putType("mismatching", javascript(List.of(
-                example("room", ROOM, Map.of("temperature", 21.5, "status", "ok")),
-                example("cooler", ROOM, Map.of("temperature", 21.4, "status", "ok", "humidity", 40)))))
+        putType(
+                        "mismatching",
+                        javascript(List.of(
+                                example("room", ROOM, Map.of("temperature", 21.5, "status", "ok")),
+                                example("cooler", ROOM, Map.of("temperature", 21.4, "status", "ok", "humidity", 40)))))
                 .andExpect(status().isUnprocessableContent())
                 .andExpect(problem("codec-examples-failed"))
                 .andExpect(jsonPath("$.detail").value(Matchers.startsWith("1 of 2 examples failed")))
@@ -217,8 +247,15 @@ class DeviceTypeApiTest {
 
     @Test
     void errorsTheScriptReturnsOtherThanExpectedAreListedUnderErrors() throws Exception {
-        putType("wrong-errors", javascript(List.of(Map.of("description", "short",
-                "input", Map.of("bytes", List.of(1)), "output", Map.of("errors", List.of("payload too short"))))))
+        putType(
+                        "wrong-errors",
+                        javascript(List.of(Map.of(
+                                "description",
+                                "short",
+                                "input",
+                                Map.of("bytes", List.of(1)),
+                                "output",
+                                Map.of("errors", List.of("payload too short"))))))
                 .andExpect(status().isUnprocessableContent())
                 .andExpect(jsonPath("$.mismatches[0].path").value("errors"))
                 .andExpect(jsonPath("$.mismatches[0].expected[0]").value("payload too short"))
@@ -229,9 +266,17 @@ class DeviceTypeApiTest {
 
     @Test
     void normalizedOutputIsCheckedAgainstNormalizeUplink() throws Exception {
-        putType("normalized", javascript(List.of(Map.of("description", "room", "input", Map.of("bytes", ROOM),
-                "output", Map.of("data", Map.of("temperature", 21.5, "status", "ok")),
-                "normalizedOutput", Map.of("data", List.of(Map.of("air", Map.of("temperature", 21.5))))))))
+        putType(
+                        "normalized",
+                        javascript(List.of(Map.of(
+                                "description",
+                                "room",
+                                "input",
+                                Map.of("bytes", ROOM),
+                                "output",
+                                Map.of("data", Map.of("temperature", 21.5, "status", "ok")),
+                                "normalizedOutput",
+                                Map.of("data", List.of(Map.of("air", Map.of("temperature", 21.5))))))))
                 .andExpect(status().isUnprocessableContent())
                 .andExpect(jsonPath("$.mismatches[0].path").value("normalizedOutput.data.0.air.temperature"))
                 .andExpect(jsonPath("$.mismatches[1].path").value("normalizedOutput.data.air.temperature"))
@@ -244,17 +289,40 @@ class DeviceTypeApiTest {
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.form").value("decodeUplink+normalizeUplink"))
                 .andExpect(jsonPath("$.examples.length()").value(0));
-        putType("chirpstack", Map.of("codec", "javascript",
-                "script", "function Decode(fPort, bytes, variables) { return { first: bytes[0] }; }"))
+        putType(
+                        "chirpstack",
+                        Map.of(
+                                "codec",
+                                "javascript",
+                                "script",
+                                "function Decode(fPort, bytes, variables) { return { first: bytes[0] }; }"))
                 .andExpect(jsonPath("$.form").value("Decode"));
     }
 
     @Test
     void builtInCodecsShowTheBuiltInFormAndRunTheirExamples() throws Exception {
-        putType("lht", Map.of("codec", "lht65", "examples", List.of(example("reading",
-                List.of(0xCB, 0xF6, 0x0B, 0x0D, 0x03, 0x76, 0x01, 0x0A, 0xDD, 0x7F, 0xFF),
-                Map.of("BatV", 3.062, "TempC_SHT", 28.29, "Hum_SHT", 88.6, "TempC_DS", 27.81, "Bat_status", 3,
-                        "Ext_sensor", 1)))))
+        putType(
+                        "lht",
+                        Map.of(
+                                "codec",
+                                "lht65",
+                                "examples",
+                                List.of(example(
+                                        "reading",
+                                        List.of(0xCB, 0xF6, 0x0B, 0x0D, 0x03, 0x76, 0x01, 0x0A, 0xDD, 0x7F, 0xFF),
+                                        Map.of(
+                                                "BatV",
+                                                3.062,
+                                                "TempC_SHT",
+                                                28.29,
+                                                "Hum_SHT",
+                                                88.6,
+                                                "TempC_DS",
+                                                27.81,
+                                                "Bat_status",
+                                                3,
+                                                "Ext_sensor",
+                                                1)))))
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.form").value("built-in"));
     }
@@ -262,8 +330,16 @@ class DeviceTypeApiTest {
     @Test
     void aTypeRegisteredBeforeFormsWereRecordedShowsTheFormOfItsCodec() throws Exception {
         registry.apply("old-em", new DeviceType("old-em", 1, "em300th", null, null, null, Instant.EPOCH));
-        registry.apply("old-js", new DeviceType("old-js", 1, DeviceType.JAVASCRIPT,
-                "function Decoder(bytes, port) { return { b: bytes[0] }; }", null, null, Instant.EPOCH));
+        registry.apply(
+                "old-js",
+                new DeviceType(
+                        "old-js",
+                        1,
+                        DeviceType.JAVASCRIPT,
+                        "function Decoder(bytes, port) { return { b: bytes[0] }; }",
+                        null,
+                        null,
+                        Instant.EPOCH));
 
         mvc.perform(get("/device-types").header("Authorization", "Bearer dash-secret"))
                 .andExpect(status().isOk())
@@ -293,13 +369,15 @@ class DeviceTypeApiTest {
                 .andExpect(jsonPath("$.attributes['decoded.status']").value("ok"));
         test("both", "{\"bytes\": [1, 103, 0, 215], \"primaryOutput\": \"decoded\"}")
                 .andExpect(jsonPath("$.primaryOutput").value("decoded"))
-                .andExpect(jsonPath("$.measurements['normalized.air.temperature']").value(21.5));
+                .andExpect(
+                        jsonPath("$.measurements['normalized.air.temperature']").value(21.5));
     }
 
     @Test
     void aNormalizingTypeRecordedBeforeBothOutputsWereKeptShowsAndKeepsTheNormalizedNames() throws Exception {
-        registry.apply("old-normalizing", new DeviceType("old-normalizing", 1, DeviceType.JAVASCRIPT, SCRIPT, null,
-                null, Instant.EPOCH));
+        registry.apply(
+                "old-normalizing",
+                new DeviceType("old-normalizing", 1, DeviceType.JAVASCRIPT, SCRIPT, null, null, Instant.EPOCH));
 
         mvc.perform(get("/device-types/old-normalizing").header("Authorization", "Bearer dash-secret"))
                 .andExpect(jsonPath("$.primaryOutput").value("normalized"));
@@ -310,8 +388,15 @@ class DeviceTypeApiTest {
 
     @Test
     void aPrimaryOutputTheCodecCannotGiveIsRefusedWith400NamingTheField() throws Exception {
-        putType("one-output", Map.of("codec", "javascript", "primaryOutput", "normalized",
-                "script", "function decodeUplink(input) { return { data: { t: 1 } }; }"))
+        putType(
+                        "one-output",
+                        Map.of(
+                                "codec",
+                                "javascript",
+                                "primaryOutput",
+                                "normalized",
+                                "script",
+                                "function decodeUplink(input) { return { data: { t: 1 } }; }"))
                 .andExpect(status().isBadRequest())
                 .andExpect(problem("invalid-field"))
                 .andExpect(jsonPath("$.field").value("primaryOutput"))
@@ -329,10 +414,21 @@ class DeviceTypeApiTest {
 
     @Test
     void normalizedOutputWarningsAreComparedWithWhatNormalizeUplinkWarned() throws Exception {
-        putType("normalized-warnings", javascript(List.of(Map.of("description", "room",
-                "input", Map.of("bytes", ROOM), "output", Map.of("data", Map.of("temperature", 21.5, "status", "ok")),
-                "normalizedOutput", Map.of("data", Map.of("air", Map.of("temperature", 21.5)),
-                        "warnings", List.of("estimated"))))))
+        putType(
+                        "normalized-warnings",
+                        javascript(List.of(Map.of(
+                                "description",
+                                "room",
+                                "input",
+                                Map.of("bytes", ROOM),
+                                "output",
+                                Map.of("data", Map.of("temperature", 21.5, "status", "ok")),
+                                "normalizedOutput",
+                                Map.of(
+                                        "data",
+                                        Map.of("air", Map.of("temperature", 21.5)),
+                                        "warnings",
+                                        List.of("estimated"))))))
                 .andExpect(status().isUnprocessableContent())
                 .andExpect(jsonPath("$.mismatches[0].path").value("normalizedOutput.warnings"))
                 .andExpect(jsonPath("$.mismatches[0].expected[0]").value("estimated"));
@@ -360,8 +456,15 @@ class DeviceTypeApiTest {
 
     @Test
     void testDecodesWithTheStoredTypeAndItsMappingAndWritesNothing() throws Exception {
-        putType("tested", Map.of("codec", "javascript", "script", SCRIPT,
-                "mapping", Map.of("normalized.air.temperature", Map.of("name", "airTemperature"))))
+        putType(
+                        "tested",
+                        Map.of(
+                                "codec",
+                                "javascript",
+                                "script",
+                                SCRIPT,
+                                "mapping",
+                                Map.of("normalized.air.temperature", Map.of("name", "airTemperature"))))
                 .andExpect(status().isCreated());
         producer.clear();
 
@@ -384,9 +487,10 @@ class DeviceTypeApiTest {
     void testTakesThePayloadAsBytesBase64OrHexAlike() throws Exception {
         putType("alike", Map.of("codec", "javascript", "script", SCRIPT)).andExpect(status().isCreated());
 
-        for (var body : List.of("{\"bytes\": [1, 103, 0, 215]}", "{\"payload\": \"AWcA1w==\"}",
-                "{\"payloadHex\": \"016700D7\"}")) {
-            test("alike", body).andExpect(status().isOk())
+        for (var body : List.of(
+                "{\"bytes\": [1, 103, 0, 215]}", "{\"payload\": \"AWcA1w==\"}", "{\"payloadHex\": \"016700D7\"}")) {
+            test("alike", body)
+                    .andExpect(status().isOk())
                     .andExpect(jsonPath("$.normalized['air.temperature']").value(21.5));
         }
     }
@@ -432,20 +536,28 @@ class DeviceTypeApiTest {
     void testBodiesWithoutExactlyOnePayloadOrWithABadOneAre400NamingTheField() throws Exception {
         putType("bodies", Map.of("codec", "em300th")).andExpect(status().isCreated());
 
-        test("bodies", "{\"fPort\": 2}").andExpect(status().isBadRequest())
-                .andExpect(problem("invalid-field")).andExpect(jsonPath("$.field").value("payload"));
-        test("bodies", "{\"bytes\": [1], \"payloadHex\": \"01\"}").andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.field").value("payloadHex"));
-        test("bodies", "{\"payloadHex\": \"0g\"}").andExpect(status().isBadRequest())
-                .andExpect(jsonPath("$.field").value("payloadHex"));
-        test("bodies", "{\"payload\": \"***\"}").andExpect(status().isBadRequest())
+        test("bodies", "{\"fPort\": 2}")
+                .andExpect(status().isBadRequest())
+                .andExpect(problem("invalid-field"))
                 .andExpect(jsonPath("$.field").value("payload"));
-        test("bodies", "{\"bytes\": [1, -1]}").andExpect(status().isBadRequest())
+        test("bodies", "{\"bytes\": [1], \"payloadHex\": \"01\"}")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("payloadHex"));
+        test("bodies", "{\"payloadHex\": \"0g\"}")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("payloadHex"));
+        test("bodies", "{\"payload\": \"***\"}")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("payload"));
+        test("bodies", "{\"bytes\": [1, -1]}")
+                .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.field").value("bytes"));
-        test("bodies", "{\"bytes\": [1], \"fPort\": 256}").andExpect(status().isBadRequest())
+        test("bodies", "{\"bytes\": [1], \"fPort\": 256}")
+                .andExpect(status().isBadRequest())
                 .andExpect(jsonPath("$.field").value("fPort"));
         test("bodies", "{\"bytes\": [1], \"script\": \"function Decoder(b) { return {}; }\"}")
-                .andExpect(status().isBadRequest()).andExpect(jsonPath("$.field").value("codec"));
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("codec"));
     }
 
     @Test
@@ -453,11 +565,14 @@ class DeviceTypeApiTest {
         putType("guarded", Map.of("codec", "em300th")).andExpect(status().isCreated());
 
         test("guarded", "{\"payloadHex\": \"01755C\"}", "dash-secret")
-                .andExpect(status().isForbidden()).andExpect(problem("wrong-role"));
-        mvc.perform(post("/device-types/guarded/test").contentType(MediaType.APPLICATION_JSON)
+                .andExpect(status().isForbidden())
+                .andExpect(problem("wrong-role"));
+        mvc.perform(post("/device-types/guarded/test")
+                        .contentType(MediaType.APPLICATION_JSON)
                         .content("{\"payloadHex\": \"01755C\"}"))
                 .andExpect(status().isUnauthorized());
-        test("guarded", "{\"payloadHex\": \"01755C\"}").andExpect(status().isOk())
+        test("guarded", "{\"payloadHex\": \"01755C\"}")
+                .andExpect(status().isOk())
                 .andExpect(jsonPath("$.form").value("built-in"))
                 .andExpect(jsonPath("$.measurements.battery").value(92.0));
     }

@@ -1,10 +1,10 @@
 package dev.iotpipeline.decoder.registry;
 
-import dev.iotpipeline.kafka.topic.ReaderProperties;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.DeviceType;
+import dev.iotpipeline.kafka.topic.ReaderProperties;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
@@ -20,7 +20,13 @@ class DeviceTypeRegistryTest {
     @Test
     void aChangeWrittenHereKeepsTheCodecPutBuiltWhenItComesBackFromTheTopic() {
         try (var registry = new DeviceTypeRegistry(ReaderProperties.of("127.0.0.1:1"), codecs)) {
-            var type = new DeviceType("js", DeviceType.SCHEMA_VERSION, DeviceType.JAVASCRIPT, SCRIPT, Map.of(), null,
+            var type = new DeviceType(
+                    "js",
+                    DeviceType.SCHEMA_VERSION,
+                    DeviceType.JAVASCRIPT,
+                    SCRIPT,
+                    Map.of(),
+                    null,
                     Instant.parse("2026-11-23T00:00:00Z"));
             var compiled = codecs.resolve(type);
 
@@ -37,15 +43,31 @@ class DeviceTypeRegistryTest {
     @Test
     void aChangedTypeFromTheTopicIsBuiltAgain() {
         try (var registry = new DeviceTypeRegistry(ReaderProperties.of("127.0.0.1:1"), codecs)) {
-            var first = new DeviceType("js", DeviceType.SCHEMA_VERSION, DeviceType.JAVASCRIPT, SCRIPT, Map.of(), null,
+            var first = new DeviceType(
+                    "js",
+                    DeviceType.SCHEMA_VERSION,
+                    DeviceType.JAVASCRIPT,
+                    SCRIPT,
+                    Map.of(),
+                    null,
                     Instant.parse("2026-11-23T00:00:00Z"));
             var compiled = codecs.resolve(first);
             registry.apply("js", first, compiled);
 
-            registry.apply("js", new DeviceType("js", DeviceType.SCHEMA_VERSION, DeviceType.JAVASCRIPT, SCRIPT,
-                    Map.of(), "changed elsewhere", Instant.parse("2026-11-23T00:01:00Z")));
+            registry.apply(
+                    "js",
+                    new DeviceType(
+                            "js",
+                            DeviceType.SCHEMA_VERSION,
+                            DeviceType.JAVASCRIPT,
+                            SCRIPT,
+                            Map.of(),
+                            "changed elsewhere",
+                            Instant.parse("2026-11-23T00:01:00Z")));
 
-            assertThat(registry.resolve("js").orElseThrow().codec()).isNotSameAs(compiled).isNotNull();
+            assertThat(registry.resolve("js").orElseThrow().codec())
+                    .isNotSameAs(compiled)
+                    .isNotNull();
         }
     }
 }

@@ -22,8 +22,14 @@ class FlatValuesTest {
         var flat = FlatValues.of(json("""
                 {"temperature": 21, "air": {"humidity": 40.5}, "readings": [{"t": 1}, {"t": 2.5}], "list": [7, 8]}"""));
 
-        assertThat(flat).containsExactly(entry("temperature", 21.0), entry("air.humidity", 40.5),
-                entry("readings.0.t", 1.0), entry("readings.1.t", 2.5), entry("list.0", 7.0), entry("list.1", 8.0));
+        assertThat(flat)
+                .containsExactly(
+                        entry("temperature", 21.0),
+                        entry("air.humidity", 40.5),
+                        entry("readings.0.t", 1.0),
+                        entry("readings.1.t", 2.5),
+                        entry("list.0", 7.0),
+                        entry("list.1", 8.0));
     }
 
     @Test
@@ -55,11 +61,16 @@ class FlatValuesTest {
 
     @Test
     void decodedOutputFlattensMeasurementsAndAttributesWithoutItsWarnings() {
-        var decoded = new Decoded(Map.of("temperature", 21.5), Map.of("status", "ok", "alarm", false,
-                "Bat_status", 3, "codecWarnings", List.of("low battery")));
+        var decoded = new Decoded(
+                Map.of("temperature", 21.5),
+                Map.of("status", "ok", "alarm", false, "Bat_status", 3, "codecWarnings", List.of("low battery")));
 
-        assertThat(FlatValues.of(decoded)).containsOnly(entry("temperature", 21.5), entry("status", "ok"),
-                entry("alarm", false), entry("Bat_status", 3.0));
+        assertThat(FlatValues.of(decoded))
+                .containsOnly(
+                        entry("temperature", 21.5),
+                        entry("status", "ok"),
+                        entry("alarm", false),
+                        entry("Bat_status", 3.0));
         assertThat(FlatValues.warnings(decoded)).containsExactly("low battery");
     }
 
@@ -67,8 +78,8 @@ class FlatValuesTest {
     void attributesHoldingMapsOrListsFlattenAsJsonWould() {
         var decoded = new Decoded(Map.of(), Map.of("gps", Map.of("fix", true), "tags", List.of("a", "b")));
 
-        assertThat(FlatValues.of(decoded)).containsOnly(entry("gps.fix", true), entry("tags.0", "a"),
-                entry("tags.1", "b"));
+        assertThat(FlatValues.of(decoded))
+                .containsOnly(entry("gps.fix", true), entry("tags.0", "a"), entry("tags.1", "b"));
     }
 
     @Test
@@ -105,7 +116,9 @@ class FlatValuesTest {
 
     @Test
     void datesCompareAsTheStringsJavaScriptWrites() {
-        assertThat(FlatValues.same("2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00.000Z")).isTrue();
-        assertThat(FlatValues.same("2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00Z")).isFalse();
+        assertThat(FlatValues.same("2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00.000Z"))
+                .isTrue();
+        assertThat(FlatValues.same("2026-11-22T10:00:00.000Z", "2026-11-22T10:00:00Z"))
+                .isFalse();
     }
 }

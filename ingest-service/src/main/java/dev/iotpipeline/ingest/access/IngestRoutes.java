@@ -12,9 +12,11 @@ class IngestRoutes {
 
     @Bean
     ServiceRoutes routes() {
-        return routes -> routes
-                .requestMatchers("/sensor-data/{channel}/**").access(Access.deviceOfChannel("channel"))
-                .requestMatchers("/bench/**").access(Access.roles(Role.DEVICE))
-                .requestMatchers("/v3/api-docs", "/v3/api-docs/**").permitAll();
+        return routes -> routes.requestMatchers("/sensor-data/{channel}/**")
+                .access(Access.deviceOfChannel("channel"))
+                .requestMatchers("/bench/**")
+                .access(Access.roles(Role.DEVICE))
+                .requestMatchers("/v3/api-docs", "/v3/api-docs/**")
+                .permitAll();
     }
 }

@@ -24,7 +24,9 @@ final class AdminProbe implements BrokerProbe {
     public boolean clusterAnswers() throws InterruptedException {
         try {
             return !admin.describeCluster(new DescribeClusterOptions().timeoutMs((int) timeout.toMillis()))
-                    .nodes().get(timeout.toMillis() + 100, TimeUnit.MILLISECONDS).isEmpty();
+                    .nodes()
+                    .get(timeout.toMillis() + 100, TimeUnit.MILLISECONDS)
+                    .isEmpty();
         } catch (TimeoutException e) {
             return false;
         } catch (ExecutionException e) {

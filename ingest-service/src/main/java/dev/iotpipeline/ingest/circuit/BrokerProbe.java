@@ -7,6 +7,5 @@ public interface BrokerProbe extends AutoCloseable {
     boolean clusterAnswers() throws InterruptedException;
 
     @Override
-    default void close() {
-    }
+    default void close() {}
 }

@@ -25,9 +25,11 @@ class CircuitConfig {
         config.put(AdminClientConfig.CLIENT_ID_CONFIG, "ingest-kafka-circuit-probe");
         config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, timeoutMs);
         config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, timeoutMs);
-        config.put(AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, circuit.probeInterval().toMillis());
+        config.put(
+                AdminClientConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG,
+                circuit.probeInterval().toMillis());
         var probe = new AdminProbe(Admin.create(config), circuit.probeTimeout());
-        return new KafkaCircuit(circuit.failuresToOpen(), probe, registry).startProbing(circuit.probeInterval(),
-                circuit.stallAfter());
+        return new KafkaCircuit(circuit.failuresToOpen(), probe, registry)
+                .startProbing(circuit.probeInterval(), circuit.stallAfter());
     }
 }

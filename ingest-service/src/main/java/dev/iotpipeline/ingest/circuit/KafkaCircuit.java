@@ -40,6 +40,7 @@ public final class KafkaCircuit implements AutoCloseable {
     private final Counter refused;
     /** The requests awaiting Kafka's ack, with when each started: refused at once when the circuit opens. */
     private final Map<CompletableFuture<?>, Long> waiting = new ConcurrentHashMap<>();
+
     private volatile long lastAckNanos = System.nanoTime();
     private ScheduledExecutorService prober;
 
@@ -49,17 +50,23 @@ public final class KafkaCircuit implements AutoCloseable {
      */
     public KafkaCircuit(int failuresToOpen, BrokerProbe probe, MeterRegistry registry) {
         this.probe = probe;
-        this.breaker = CircuitBreaker.of("kafka", CircuitBreakerConfig.custom()
-                // the last N recorded calls all failed = N consecutive failures. Not LOCK_FREE: its window of one
-                // drops its head on the first record and throws on the second (resilience4j 2.4.0).
-                .slidingWindow(failuresToOpen, failuresToOpen, SlidingWindowType.COUNT_BASED,
-                        SlidingWindowSynchronizationStrategy.SYNCHRONIZED)
-                .failureRateThreshold(100)
-                .recordException(KafkaCircuit::meansUnavailable)
-                .ignoreException(error -> !meansUnavailable(error))
-                .waitDurationInOpenState(ONLY_THE_PROBE_CLOSES)
-                .writableStackTraceEnabled(false)
-                .build());
+        this.breaker = CircuitBreaker.of(
+                "kafka",
+                CircuitBreakerConfig.custom()
+                        // the last N recorded calls all failed = N consecutive failures. Not LOCK_FREE: its window of
+                        // one
+                        // drops its head on the first record and throws on the second (resilience4j 2.4.0).
+                        .slidingWindow(
+                                failuresToOpen,
+                                failuresToOpen,
+                                SlidingWindowType.COUNT_BASED,
+                                SlidingWindowSynchronizationStrategy.SYNCHRONIZED)
+                        .failureRateThreshold(100)
+                        .recordException(KafkaCircuit::meansUnavailable)
+                        .ignoreException(error -> !meansUnavailable(error))
+                        .waitDurationInOpenState(ONLY_THE_PROBE_CLOSES)
+                        .writableStackTraceEnabled(false)
+                        .build());
         breaker.getEventPublisher().onStateTransition(event -> {
             switch (event.getStateTransition().getToState()) {
                 case OPEN -> {
@@ -71,7 +78,8 @@ public final class KafkaCircuit implements AutoCloseable {
             }
         });
         this.refused = Counter.builder("ingest.kafka.circuit.refused")
-                .description("Requests refused with 503 at once, without touching the producer, while the Kafka circuit was open")
+                .description(
+                        "Requests refused with 503 at once, without touching the producer, while the Kafka circuit was open")
                 .register(registry);
         Gauge.builder("ingest.kafka.circuit.open", this, c -> c.isOpen() ? 1 : 0)
                 .description("1 while the Kafka circuit is open (Kafka unreachable, uplinks refused), 0 while closed")
@@ -93,8 +101,8 @@ public final class KafkaCircuit implements AutoCloseable {
         if (prober == null) {
             prober = Executors.newSingleThreadScheduledExecutor(
                     Thread.ofPlatform().name("kafka-circuit-probe").daemon().factory());
-            prober.scheduleWithFixedDelay(this::probeIfOpen, interval.toMillis(), interval.toMillis(),
-                    TimeUnit.MILLISECONDS);
+            prober.scheduleWithFixedDelay(
+                    this::probeIfOpen, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
             if (stallAfter != null) {
                 long every = Math.max(10, stallAfter.toMillis() / 5);
                 prober.scheduleWithFixedDelay(() -> probeIfStalled(stallAfter), every, every, TimeUnit.MILLISECONDS);
@@ -117,8 +125,8 @@ public final class KafkaCircuit implements AutoCloseable {
 
     private void refuseWaiting() {
         for (var request : waiting.keySet()) {
-            request.completeExceptionally(new BrokerNotAvailableException(
-                    "the Kafka circuit opened while the uplink awaited its ack"));
+            request.completeExceptionally(
+                    new BrokerNotAvailableException("the Kafka circuit opened while the uplink awaited its ack"));
         }
     }
 
@@ -134,7 +142,8 @@ public final class KafkaCircuit implements AutoCloseable {
         }
         try {
             if (!probe.clusterAnswers()) {
-                log.warn("Kafka stopped acknowledging for {} ms and the cluster does not answer", stallAfter.toMillis());
+                log.warn(
+                        "Kafka stopped acknowledging for {} ms and the cluster does not answer", stallAfter.toMillis());
                 breaker.transitionToOpenState();
             }
         } catch (InterruptedException e) {
@@ -202,7 +211,8 @@ public final class KafkaCircuit implements AutoCloseable {
     static boolean meansUnavailable(Throwable error) {
         var cause = error;
         for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
-            if (cause instanceof java.util.concurrent.TimeoutException || cause instanceof RetriableException
+            if (cause instanceof java.util.concurrent.TimeoutException
+                    || cause instanceof RetriableException
                     || cause instanceof BrokerNotAvailableException) {
                 return true;
             }

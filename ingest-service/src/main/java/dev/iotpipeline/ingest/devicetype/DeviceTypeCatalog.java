@@ -1,10 +1,10 @@
 package dev.iotpipeline.ingest.devicetype;
 
+import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.topic.CompactedRegistry;
-import dev.iotpipeline.events.DeviceType;
-import java.util.Map;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.slf4j.Logger;
@@ -37,7 +37,8 @@ public final class DeviceTypeCatalog implements AutoCloseable {
      */
     public boolean start(Duration initialLoadTimeout) throws InterruptedException {
         if (!registry.start(initialLoadTimeout)) {
-            log.warn("Device types not loaded within {}; unknown types are rejected until they are", initialLoadTimeout);
+            log.warn(
+                    "Device types not loaded within {}; unknown types are rejected until they are", initialLoadTimeout);
         }
         return true;
     }

@@ -28,8 +28,13 @@ public final class IngestMetrics implements RejectionCounter {
     }
 
     public void accepted(String format, int uplinks) {
-        accepted.computeIfAbsent(format, f -> Counter.builder("ingest.uplinks.accepted").tag("format", f)
-                .description("Uplinks acknowledged by Kafka and answered 202").register(registry)).increment(uplinks);
+        accepted.computeIfAbsent(
+                        format,
+                        f -> Counter.builder("ingest.uplinks.accepted")
+                                .tag("format", f)
+                                .description("Uplinks acknowledged by Kafka and answered 202")
+                                .register(registry))
+                .increment(uplinks);
     }
 
     /**
@@ -37,16 +42,27 @@ public final class IngestMetrics implements RejectionCounter {
      * (an uplink) or acknowledged with nothing stored (joins, downlink events, uplinks without a payload, ...).
      */
     public void webhookMessage(String server, String type, String outcome) {
-        webhookMessages.computeIfAbsent(server + ' ' + type + ' ' + outcome, k -> Counter
-                .builder("ingest.webhook.messages").tag("server", server).tag("type", type).tag("outcome", outcome)
-                .description("Well-formed network-server messages by type, stored or acknowledged")
-                .register(registry)).increment();
+        webhookMessages
+                .computeIfAbsent(
+                        server + ' ' + type + ' ' + outcome,
+                        k -> Counter.builder("ingest.webhook.messages")
+                                .tag("server", server)
+                                .tag("type", type)
+                                .tag("outcome", outcome)
+                                .description("Well-formed network-server messages by type, stored or acknowledged")
+                                .register(registry))
+                .increment();
     }
 
     @Override
     public void count(String problemType) {
-        rejected.computeIfAbsent(problemType, t -> Counter.builder("ingest.requests.rejected").tag("cause", t)
-                .description("Requests answered with a problem, by problem type").register(registry)).increment();
+        rejected.computeIfAbsent(
+                        problemType,
+                        t -> Counter.builder("ingest.requests.rejected")
+                                .tag("cause", t)
+                                .description("Requests answered with a problem, by problem type")
+                                .register(registry))
+                .increment();
     }
 
     public Timer kafkaSend() {

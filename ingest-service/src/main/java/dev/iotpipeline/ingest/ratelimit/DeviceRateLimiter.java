@@ -1,8 +1,8 @@
 package dev.iotpipeline.ingest.ratelimit;
 
 import dev.iotpipeline.ingest.IngestProperties;
-import dev.iotpipeline.web.security.Credential;
 import dev.iotpipeline.web.problem.Problems;
+import dev.iotpipeline.web.security.Credential;
 import io.github.bucket4j.Bandwidth;
 import io.github.bucket4j.Bucket;
 import java.time.Duration;
@@ -30,7 +30,9 @@ public final class DeviceRateLimiter {
         var probe = bucket.tryConsumeAndReturnRemaining(uplinks);
         if (!probe.isConsumed()) {
             long seconds = Math.max(1, (long) Math.ceil(probe.getNanosToWaitForRefill() / 1e9));
-            var problem = Problems.of(HttpStatus.TOO_MANY_REQUESTS, "rate-limited",
+            var problem = Problems.of(
+                    HttpStatus.TOO_MANY_REQUESTS,
+                    "rate-limited",
                     "Rate limit of this device key exceeded; retry in " + seconds + " s");
             problem.getHeaders().set(HttpHeaders.RETRY_AFTER, Long.toString(seconds));
             throw problem;
@@ -44,7 +46,10 @@ public final class DeviceRateLimiter {
         long tokens = Math.max(1, Math.round(rate));
         var period = Duration.ofNanos((long) (tokens * 1e9 / rate));
         return Bucket.builder()
-                .addLimit(Bandwidth.builder().capacity(Math.max(burst, tokens)).refillGreedy(tokens, period).build())
+                .addLimit(Bandwidth.builder()
+                        .capacity(Math.max(burst, tokens))
+                        .refillGreedy(tokens, period)
+                        .build())
                 .build();
     }
 }

@@ -23,8 +23,7 @@ final class DeviceUplinks {
     }
 
     /** The 202 answer to a batch: one entry per item, in order. */
-    record BatchAccepted(int accepted, List<Accepted> items) {
-    }
+    record BatchAccepted(int accepted, List<Accepted> items) {}
 
     private final UplinkFactory factory;
     private final RequestItems items;
@@ -32,7 +31,11 @@ final class DeviceUplinks {
     private final IngestMetrics metrics;
     private final Map<String, String> deviceTypeByModel;
 
-    DeviceUplinks(UplinkFactory factory, RequestItems items, UplinkIntake intake, IngestMetrics metrics,
+    DeviceUplinks(
+            UplinkFactory factory,
+            RequestItems items,
+            UplinkIntake intake,
+            IngestMetrics metrics,
             Map<String, String> deviceTypeByModel) {
         this.factory = factory;
         this.items = items;
@@ -45,8 +48,8 @@ final class DeviceUplinks {
     Answer encoded(String channel, String deviceType, byte[] body, String idempotencyKey, Credential.Device device) {
         var target = factory.target(channel, deviceType);
         var json = items.parse(body);
-        var uplinks = items.map(json, UplinkRequest.class,
-                (request, index) -> factory.create(target, request, idempotencyKey, index));
+        var uplinks = items.map(
+                json, UplinkRequest.class, (request, index) -> factory.create(target, request, idempotencyKey, index));
         return accept(device, uplinks, json.isArray(), json.isArray() ? "batch" : "single");
     }
 
@@ -54,7 +57,9 @@ final class DeviceUplinks {
     Answer decoded(String channel, byte[] body, String idempotencyKey, Credential.Device device) {
         var target = factory.decodedTarget(channel);
         var json = items.parse(body);
-        var uplinks = items.map(json, DecodedRequest.class,
+        var uplinks = items.map(
+                json,
+                DecodedRequest.class,
                 (request, index) -> factory.createDecoded(target, request, idempotencyKey, index));
         return accept(device, uplinks, json.isArray(), "decoded");
     }
@@ -78,25 +83,27 @@ final class DeviceUplinks {
     Answer rehearseEncoded(String channel, String deviceType, byte[] body) {
         var target = factory.target(channel, deviceType);
         var json = items.parse(body);
-        var uplinks = items.map(json, UplinkRequest.class, (request, index) -> factory.create(target, request, null,
-                index));
+        var uplinks =
+                items.map(json, UplinkRequest.class, (request, index) -> factory.create(target, request, null, index));
         var accepted = new ArrayList<Accepted>(uplinks.size());
         for (var uplink : uplinks) {
             EventJson.write(uplink);
             accepted.add(new Accepted(uplink.id(), uplink.receivedAt()));
         }
-        return new Answer(HttpStatus.ACCEPTED, json.isArray() ? new BatchAccepted(accepted.size(), accepted)
-                : accepted.getFirst());
+        return new Answer(
+                HttpStatus.ACCEPTED,
+                json.isArray() ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());
     }
 
     /** 202 with the ids once Kafka has them all: one object for a single uplink, a list for a batch. */
     private Answer accept(Credential.Device device, List<EncodedUplink> uplinks, boolean batch, String format) {
         var accepted = intake.accept(device, uplinks, format);
-        return new Answer(HttpStatus.ACCEPTED, batch ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());
+        return new Answer(
+                HttpStatus.ACCEPTED, batch ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());
     }
 
-    private Answer answer(UplinkFactory.Target target, NetworkMessage message, Credential.Device device,
-            String server) {
+    private Answer answer(
+            UplinkFactory.Target target, NetworkMessage message, Credential.Device device, String server) {
         return switch (message) {
             case NetworkMessage.Uplink(var type, var uplink) -> {
                 var accepted = forward(target, uplink, device, server);
@@ -111,17 +118,21 @@ final class DeviceUplinks {
     }
 
     /** Without a device type in the path, the device's model names it (ingest.webhooks.device-types). */
-    private Accepted forward(UplinkFactory.Target target, WebhookUplink uplink, Credential.Device device,
-            String format) {
+    private Accepted forward(
+            UplinkFactory.Target target, WebhookUplink uplink, Credential.Device device, String format) {
         var typed = target.deviceType() != null ? target : factory.target(target.channel(), mapped(uplink.model()));
-        return intake.accept(device, List.of(factory.createForwarded(typed, uplink)), format).getFirst();
+        return intake.accept(device, List.of(factory.createForwarded(typed, uplink)), format)
+                .getFirst();
     }
 
     private String mapped(String model) {
         var type = model == null ? null : deviceTypeByModel.get(model);
         if (type == null) {
-            throw Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type", "No device type in the path and none mapped"
-                    + " for model '" + model + "' (ingest.webhooks.device-types)");
+            throw Problems.of(
+                    HttpStatus.NOT_FOUND,
+                    "unknown-device-type",
+                    "No device type in the path and none mapped" + " for model '" + model
+                            + "' (ingest.webhooks.device-types)");
         }
         return type;
     }

@@ -26,7 +26,8 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     /** Connections kept alive, each with a request in flight per round. */
     private static final int CONNECTIONS = 8;
 
-    private static final String UPLINK = "{\"deviceId\":\"warmup-%d\",\"payloadHex\":\"01755C03673401046865\",\"fPort\":85}";
+    private static final String UPLINK =
+            "{\"deviceId\":\"warmup-%d\",\"payloadHex\":\"01755C03673401046865\",\"fPort\":85}";
 
     private final IntSupplier port;
     private final Rehearsal rehearsal;
@@ -92,8 +93,8 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     private void send(Socket socket, String json) throws IOException {
         var body = json.getBytes(StandardCharsets.UTF_8);
         var head = ("POST /sensor-data/warmup/encoded/em300th HTTP/1.1\r\nHost: 127.0.0.1\r\n"
-                + "Content-Type: application/json\r\nAccept: application/json\r\n" + Rehearsal.HEADER + ": "
-                + rehearsal.secret() + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+                        + "Content-Type: application/json\r\nAccept: application/json\r\n" + Rehearsal.HEADER + ": "
+                        + rehearsal.secret() + "\r\nContent-Length: " + body.length + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         OutputStream out = socket.getOutputStream();
         out.write(head);
@@ -114,12 +115,14 @@ final class IngestWarmup implements Warmup, AutoCloseable {
                 throw new IOException("connection closed before the response was complete");
             }
             head.write(b);
-            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1) ? matched + 1
+            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1)
+                    ? matched + 1
                     : b == '\r' ? 1 : 0;
         }
         var text = head.toString(StandardCharsets.US_ASCII);
         if (!text.startsWith("HTTP/1.1 202")) {
-            throw new IllegalStateException("a rehearsed uplink was answered " + text.lines().findFirst().orElse(""));
+            throw new IllegalStateException("a rehearsed uplink was answered "
+                    + text.lines().findFirst().orElse(""));
         }
         int length = 0;
         boolean closes = false;

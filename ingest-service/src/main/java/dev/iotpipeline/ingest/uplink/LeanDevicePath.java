@@ -82,16 +82,25 @@ final class LeanDevicePath implements Filter {
             }
             return switch (parts.length) {
                 case 2 -> parts[1].equals("decoded") ? new Match(Route.DECODED, parts[0], null) : null;
-                case 3 -> switch (parts[1]) {
-                    case "encoded" -> new Match(Route.ENCODED, parts[0], parts[2]);
-                    case "webhooks" -> parts[2].equals("tts") ? new Match(Route.TTS, parts[0], null)
-                            : parts[2].equals("chirpstack") ? new Match(Route.CHIRPSTACK, parts[0], null) : null;
-                    default -> null;
-                };
-                case 4 -> !parts[1].equals("webhooks") ? null
-                        : parts[2].equals("tts") ? new Match(Route.TTS_TYPED, parts[0], parts[3])
-                        : parts[2].equals("chirpstack") ? new Match(Route.CHIRPSTACK_TYPED, parts[0], parts[3])
-                        : null;
+                case 3 ->
+                    switch (parts[1]) {
+                        case "encoded" -> new Match(Route.ENCODED, parts[0], parts[2]);
+                        case "webhooks" ->
+                            parts[2].equals("tts")
+                                    ? new Match(Route.TTS, parts[0], null)
+                                    : parts[2].equals("chirpstack")
+                                            ? new Match(Route.CHIRPSTACK, parts[0], null)
+                                            : null;
+                        default -> null;
+                    };
+                case 4 ->
+                    !parts[1].equals("webhooks")
+                            ? null
+                            : parts[2].equals("tts")
+                                    ? new Match(Route.TTS_TYPED, parts[0], parts[3])
+                                    : parts[2].equals("chirpstack")
+                                            ? new Match(Route.CHIRPSTACK_TYPED, parts[0], parts[3])
+                                            : null;
                 default -> null;
             };
         }
@@ -100,8 +109,13 @@ final class LeanDevicePath implements Filter {
             boolean dotsOnly = true;
             for (int i = 0; i < segment.length(); i++) {
                 char c = segment.charAt(i);
-                if (!(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '-' || c == '_'
-                        || c == '.' || c == '~')) {
+                if (!(c >= 'a' && c <= 'z'
+                        || c >= 'A' && c <= 'Z'
+                        || c >= '0' && c <= '9'
+                        || c == '-'
+                        || c == '_'
+                        || c == '.'
+                        || c == '~')) {
                     return false;
                 }
                 dotsOnly &= c == '.';
@@ -125,8 +139,16 @@ final class LeanDevicePath implements Filter {
      * {@code tracer} and {@code propagator} may be null (no tracing): a caller's trace is then not continued.
      * Requests of the {@code rehearsal} (the warm-up's) are answered short of Kafka, without being counted.
      */
-    LeanDevicePath(DeviceUplinks uplinks, CredentialStore credentials, ProblemWriter problems, JsonMapper json,
-            long maxBodyBytes, MeterRegistry meters, Tracer tracer, Propagator propagator, Rehearsal rehearsal) {
+    LeanDevicePath(
+            DeviceUplinks uplinks,
+            CredentialStore credentials,
+            ProblemWriter problems,
+            JsonMapper json,
+            long maxBodyBytes,
+            MeterRegistry meters,
+            Tracer tracer,
+            Propagator propagator,
+            Rehearsal rehearsal) {
         this.uplinks = uplinks;
         this.credentials = credentials;
         this.problems = problems;
@@ -147,8 +169,11 @@ final class LeanDevicePath implements Filter {
             return;
         }
         var match = "POST".equals(request.getMethod()) ? Match.of(request.getRequestURI()) : null;
-        if (match != null && match.route() == Route.ENCODED && request.getContentLengthLong() >= 0
-                && request.getContentLengthLong() <= maxBodyBytes && rehearsal.matches(request)) {
+        if (match != null
+                && match.route() == Route.ENCODED
+                && request.getContentLengthLong() >= 0
+                && request.getContentLengthLong() <= maxBodyBytes
+                && rehearsal.matches(request)) {
             rehearse(request, response, match);
             return;
         }
@@ -174,8 +199,8 @@ final class LeanDevicePath implements Filter {
             if (span != null) {
                 span.end();
             }
-            timer(match.route(), response.getStatus(), exception).record(System.nanoTime() - started,
-                    TimeUnit.NANOSECONDS);
+            timer(match.route(), response.getStatus(), exception)
+                    .record(System.nanoTime() - started, TimeUnit.NANOSECONDS);
         }
     }
 
@@ -189,12 +214,15 @@ final class LeanDevicePath implements Filter {
             return null;
         }
         var secret = BearerSecurity.bearerSecret(request.getHeader(HttpHeaders.AUTHORIZATION));
-        return secret != null && credentials.authenticate(secret).orElse(null) instanceof Credential.Device device
-                && device.allows(match.channel()) ? device : null;
+        return secret != null
+                        && credentials.authenticate(secret).orElse(null) instanceof Credential.Device device
+                        && device.allows(match.channel())
+                ? device
+                : null;
     }
 
-    private void answer(HttpServletRequest request, HttpServletResponse response, Match match,
-            Credential.Device device) throws IOException {
+    private void answer(HttpServletRequest request, HttpServletResponse response, Match match, Credential.Device device)
+            throws IOException {
         byte[] body;
         try {
             body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
@@ -207,8 +235,8 @@ final class LeanDevicePath implements Filter {
             case ENCODED -> uplinks.encoded(match.channel(), match.deviceType(), body, key, device);
             case DECODED -> uplinks.decoded(match.channel(), body, key, device);
             case TTS, TTS_TYPED -> uplinks.theThingsStack(match.channel(), match.deviceType(), body, device);
-            case CHIRPSTACK, CHIRPSTACK_TYPED -> uplinks.chirpStack(match.channel(), match.deviceType(),
-                    request.getParameter("event"), body, device);
+            case CHIRPSTACK, CHIRPSTACK_TYPED ->
+                uplinks.chirpStack(match.channel(), match.deviceType(), request.getParameter("event"), body, device);
         };
         write(response, answer);
     }
@@ -238,8 +266,11 @@ final class LeanDevicePath implements Filter {
         if (tracer == null || propagator == null || request.getHeader(TRACEPARENT) == null) {
             return null;
         }
-        return propagator.extract(request, HttpServletRequest::getHeader).name("http post " + match.route().template)
-                .kind(Span.Kind.SERVER).start();
+        return propagator
+                .extract(request, HttpServletRequest::getHeader)
+                .name("http post " + match.route().template)
+                .kind(Span.Kind.SERVER)
+                .start();
     }
 
     /** The headers Spring Security's chain writes on every answer it lets through. */
@@ -258,7 +289,8 @@ final class LeanDevicePath implements Filter {
             return false;
         }
         int end = contentType.indexOf(';');
-        return (end < 0 ? contentType : contentType.substring(0, end)).trim()
+        return (end < 0 ? contentType : contentType.substring(0, end))
+                .trim()
                 .equalsIgnoreCase(MediaType.APPLICATION_JSON_VALUE);
     }
 
@@ -282,15 +314,22 @@ final class LeanDevicePath implements Filter {
 
     private Timer newTimer(Route route, int status, String exception) {
         var series = HttpStatus.Series.resolve(status);
-        var outcome = series == null ? "UNKNOWN" : switch (series) {
-            case INFORMATIONAL -> "INFORMATIONAL";
-            case SUCCESSFUL -> "SUCCESS";
-            case REDIRECTION -> "REDIRECTION";
-            case CLIENT_ERROR -> "CLIENT_ERROR";
-            case SERVER_ERROR -> "SERVER_ERROR";
-        };
-        return Timer.builder("http.server.requests").tag("method", "POST").tag("uri", route.template)
-                .tag("status", Integer.toString(status)).tag("outcome", outcome).tag("exception", exception)
-                .tag("error", exception).register(meters);
+        var outcome = series == null
+                ? "UNKNOWN"
+                : switch (series) {
+                    case INFORMATIONAL -> "INFORMATIONAL";
+                    case SUCCESSFUL -> "SUCCESS";
+                    case REDIRECTION -> "REDIRECTION";
+                    case CLIENT_ERROR -> "CLIENT_ERROR";
+                    case SERVER_ERROR -> "SERVER_ERROR";
+                };
+        return Timer.builder("http.server.requests")
+                .tag("method", "POST")
+                .tag("uri", route.template)
+                .tag("status", Integer.toString(status))
+                .tag("outcome", outcome)
+                .tag("exception", exception)
+                .tag("error", exception)
+                .register(meters);
     }
 }

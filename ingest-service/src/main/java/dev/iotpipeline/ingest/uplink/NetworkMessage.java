@@ -6,13 +6,11 @@ sealed interface NetworkMessage {
     /** The server's name for the message type (a bounded set: unknown types are named {@code other}). */
     String type();
 
-    record Uplink(String type, WebhookUplink uplink) implements NetworkMessage {
-    }
+    record Uplink(String type, WebhookUplink uplink) implements NetworkMessage {}
 
     /**
      * A well-formed message with nothing to store (a join, a downlink event, a status, an uplink without an
      * application payload): answered 204, so the server keeps the webhook healthy.
      */
-    record Acknowledged(String type, String reason) implements NetworkMessage {
-    }
+    record Acknowledged(String type, String reason) implements NetworkMessage {}
 }

@@ -21,23 +21,31 @@ import tools.jackson.databind.JsonNode;
 final class NetworkServerFormats {
 
     /** The Things Stack's {@code ApplicationUp} message types, each a top-level field of the webhook body. */
-    static final List<String> TTS_TYPES = List.of("uplink_message", "uplink_normalized", "join_accept",
-            "downlink_ack", "downlink_nack", "downlink_sent", "downlink_failed", "downlink_queued",
-            "downlink_queue_invalidated", "location_solved", "service_data");
+    static final List<String> TTS_TYPES = List.of(
+            "uplink_message",
+            "uplink_normalized",
+            "join_accept",
+            "downlink_ack",
+            "downlink_nack",
+            "downlink_sent",
+            "downlink_failed",
+            "downlink_queued",
+            "downlink_queue_invalidated",
+            "location_solved",
+            "service_data");
 
     /** ChirpStack v4's event types, named by the {@code event} query parameter it appends. */
-    static final List<String> CHIRPSTACK_EVENTS = List.of("up", "join", "ack", "txack", "log", "status", "location",
-            "integration");
+    static final List<String> CHIRPSTACK_EVENTS =
+            List.of("up", "join", "ack", "txack", "log", "status", "location", "integration");
 
     /** Fields of a TTS body around its message, not a message type themselves. */
-    private static final Set<String> TTS_ENVELOPE = Set.of("end_device_ids", "correlation_ids", "received_at",
-            "unique_id", "simulated");
+    private static final Set<String> TTS_ENVELOPE =
+            Set.of("end_device_ids", "correlation_ids", "received_at", "unique_id", "simulated");
 
     static final String OTHER = "other";
     private static final String NO_PAYLOAD = "the uplink carries no application payload";
 
-    private NetworkServerFormats() {
-    }
+    private NetworkServerFormats() {}
 
     /**
      * A TTS message: an {@code uplink_message} with a payload is an uplink (device {@code end_device_ids.device_id});
@@ -46,7 +54,8 @@ final class NetworkServerFormats {
     static NetworkMessage theThingsStack(JsonNode event) {
         requireObject(event);
         if (!event.path("end_device_ids").isObject()) {
-            throw invalid("missing-field", "end_device_ids is required: every The Things Stack message names its device");
+            throw invalid(
+                    "missing-field", "end_device_ids is required: every The Things Stack message names its device");
         }
         var message = event.path("uplink_message");
         if (message.isMissingNode()) {
@@ -93,7 +102,9 @@ final class NetworkServerFormats {
 
     /** Both servers leave an empty payload out; an explicit null or empty string says the same. */
     private static boolean noPayload(JsonNode node) {
-        return node.isMissingNode() || node.isNull() || (node.isString() && node.asString().isEmpty());
+        return node.isMissingNode()
+                || node.isNull()
+                || (node.isString() && node.asString().isEmpty());
     }
 
     private static void requireObject(JsonNode body) {
@@ -118,20 +129,32 @@ final class NetworkServerFormats {
         putNumber(metadata, "fCnt", message.path("f_cnt"));
         radio(metadata, message.path("rx_metadata"));
         putText(metadata, "frequency", message.path("settings").path("frequency"));
-        putNumber(metadata, "spreadingFactor", message.path("settings").path("data_rate").path("lora").path("spreading_factor"));
+        putNumber(
+                metadata,
+                "spreadingFactor",
+                message.path("settings").path("data_rate").path("lora").path("spreading_factor"));
         var versions = message.path("version_ids");
         // asString() throws on an object or array: a model id that is not a value names no model.
         var model = versions.path("model_id").isValueNode()
-                ? versions.path("brand_id").asString("") + "/" + versions.path("model_id").asString() : null;
+                ? versions.path("brand_id").asString("") + "/"
+                        + versions.path("model_id").asString()
+                : null;
         var messageId = correlationId(event);
         var received = instant(message.path("received_at"), event.path("received_at"));
         if (messageId == null && received != null) {
             // A field-masked body may leave out the correlation ids; the frame counter and receive time still name
             // the message. Without a receive time nothing does, and the uplink gets a new id.
-            messageId = ids.path("device_id").asString("") + ":" + message.path("f_cnt").asString("0") + ":" + received;
+            messageId = ids.path("device_id").asString("") + ":"
+                    + message.path("f_cnt").asString("0") + ":" + received;
         }
-        return new WebhookUplink(text(ids.path("device_id")), fPort(message.path("f_port"), "uplink_message.f_port"),
-                base64(message.path("frm_payload"), "uplink_message.frm_payload"), received, messageId, model, metadata);
+        return new WebhookUplink(
+                text(ids.path("device_id")),
+                fPort(message.path("f_port"), "uplink_message.f_port"),
+                base64(message.path("frm_payload"), "uplink_message.frm_payload"),
+                received,
+                messageId,
+                model,
+                metadata);
     }
 
     /** ChirpStack: device {@code deviceInfo.devEui}, frame at the top level; the deduplication id names it. */
@@ -145,9 +168,14 @@ final class NetworkServerFormats {
         putNumber(metadata, "dr", event.path("dr"));
         radio(metadata, event.path("rxInfo"));
         putNumber(metadata, "frequency", event.path("txInfo").path("frequency"));
-        return new WebhookUplink(text(device.path("devEui")), fPort(event.path("fPort"), "fPort"),
-                base64(event.path("data"), "data"), instant(event.path("time")), text(event.path("deduplicationId")),
-                text(device.path("deviceProfileName")), metadata);
+        return new WebhookUplink(
+                text(device.path("devEui")),
+                fPort(event.path("fPort"), "fPort"),
+                base64(event.path("data"), "data"),
+                instant(event.path("time")),
+                text(event.path("deduplicationId")),
+                text(device.path("deviceProfileName")),
+                metadata);
     }
 
     /** The strongest gateway's RSSI and SNR, and how many gateways heard the frame. */
@@ -157,7 +185,8 @@ final class NetworkServerFormats {
         }
         JsonNode best = null;
         for (var gateway : gateways) {
-            if (best == null || gateway.path("rssi").asDouble(-999) > best.path("rssi").asDouble(-999)) {
+            if (best == null
+                    || gateway.path("rssi").asDouble(-999) > best.path("rssi").asDouble(-999)) {
                 best = gateway;
             }
         }

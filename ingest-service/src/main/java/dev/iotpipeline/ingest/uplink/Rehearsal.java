@@ -1,9 +1,9 @@
 package dev.iotpipeline.ingest.uplink;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.SecureRandom;
-import java.nio.charset.StandardCharsets;
 import java.util.HexFormat;
 
 /**
@@ -29,7 +29,8 @@ final class Rehearsal {
     /** Whether the request is one of the warm-up's; compared in constant time, as any credential. */
     boolean matches(HttpServletRequest request) {
         var presented = request.getHeader(HEADER);
-        return presented != null && MessageDigest.isEqual(presented.getBytes(StandardCharsets.US_ASCII),
-                secret.getBytes(StandardCharsets.US_ASCII));
+        return presented != null
+                && MessageDigest.isEqual(
+                        presented.getBytes(StandardCharsets.US_ASCII), secret.getBytes(StandardCharsets.US_ASCII));
     }
 }

@@ -41,7 +41,9 @@ final class RequestItems {
             throw Problems.of(HttpStatus.BAD_REQUEST, "empty-batch", "The batch holds no uplinks");
         }
         if (body.size() > maxBatchSize) {
-            throw Problems.of(HttpStatus.CONTENT_TOO_LARGE, "batch-too-large",
+            throw Problems.of(
+                    HttpStatus.CONTENT_TOO_LARGE,
+                    "batch-too-large",
                     "The batch holds " + body.size() + " uplinks; the limit is " + maxBatchSize);
         }
         var results = new ArrayList<R>(body.size());
@@ -57,7 +59,9 @@ final class RequestItems {
 
     private static <T> T read(JsonNode node, Class<T> type, Integer index) {
         if (!node.isObject()) {
-            throw Problems.of(HttpStatus.BAD_REQUEST, "malformed-json",
+            throw Problems.of(
+                    HttpStatus.BAD_REQUEST,
+                    "malformed-json",
                     (index == null ? "The body" : "The item") + " must be a JSON object");
         }
         try {
@@ -69,8 +73,10 @@ final class RequestItems {
 
     private static ErrorResponseException atIndex(ErrorResponseException e, int index) {
         var body = e.getBody();
-        var problem = Problems.of(HttpStatus.valueOf(e.getStatusCode().value()),
-                body.getType().toString().substring(Problems.BASE.length()), "items[" + index + "]: " + body.getDetail());
+        var problem = Problems.of(
+                HttpStatus.valueOf(e.getStatusCode().value()),
+                body.getType().toString().substring(Problems.BASE.length()),
+                "items[" + index + "]: " + body.getDetail());
         problem.getBody().setProperty("index", index);
         return problem;
     }

@@ -1,12 +1,12 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
 import dev.iotpipeline.kafka.tracing.TraceStart;
 import dev.iotpipeline.web.limits.HttpLimits;
@@ -25,10 +25,10 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
 import org.springframework.context.annotation.Bean;
-import org.springframework.core.env.Environment;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.core.Ordered;
+import org.springframework.core.env.Environment;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import tools.jackson.databind.json.JsonMapper;
@@ -48,11 +48,21 @@ class UplinkConfig {
     }
 
     @Bean
-    UplinkPublisher uplinkPublisher(KafkaTemplate<String, Object> kafka, KafkaCircuit circuit,
-            IngestProperties properties, IngestMetrics metrics, ObjectProvider<Tracer> tracer,
+    UplinkPublisher uplinkPublisher(
+            KafkaTemplate<String, Object> kafka,
+            KafkaCircuit circuit,
+            IngestProperties properties,
+            IngestMetrics metrics,
+            ObjectProvider<Tracer> tracer,
             ObjectProvider<Propagator> propagator) {
         var k = properties.kafka();
-        return new UplinkPublisher(kafka, circuit, k.sendTimeout(), k.retryAfter(), k.maxInFlight(), metrics,
+        return new UplinkPublisher(
+                kafka,
+                circuit,
+                k.sendTimeout(),
+                k.retryAfter(),
+                k.maxInFlight(),
+                metrics,
                 new TraceStart(tracer.getIfUnique(), propagator.getIfUnique(), "uplink"));
     }
 
@@ -62,19 +72,39 @@ class UplinkConfig {
     }
 
     @Bean
-    DeviceUplinks deviceUplinks(UplinkFactory factory, RequestItems items, UplinkIntake intake, IngestMetrics metrics,
+    DeviceUplinks deviceUplinks(
+            UplinkFactory factory,
+            RequestItems items,
+            UplinkIntake intake,
+            IngestMetrics metrics,
             IngestProperties properties) {
-        return new DeviceUplinks(factory, items, intake, metrics, properties.webhooks().deviceTypes());
+        return new DeviceUplinks(
+                factory, items, intake, metrics, properties.webhooks().deviceTypes());
     }
 
     /** First of all filters: what it answers never reaches the observation, security or MVC layers. */
     @Bean
     @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
-    FilterRegistrationBean<LeanDevicePath> leanDevicePath(DeviceUplinks uplinks, CredentialStore credentials,
-            ProblemWriter problems, JsonMapper json, HttpLimits limits, MeterRegistry meters,
-            ObjectProvider<Tracer> tracer, ObjectProvider<Propagator> propagator, Rehearsal rehearsal) {
-        var registration = new FilterRegistrationBean<>(new LeanDevicePath(uplinks, credentials, problems, json,
-                limits.maxBodySize().toBytes(), meters, tracer.getIfUnique(), propagator.getIfUnique(), rehearsal));
+    FilterRegistrationBean<LeanDevicePath> leanDevicePath(
+            DeviceUplinks uplinks,
+            CredentialStore credentials,
+            ProblemWriter problems,
+            JsonMapper json,
+            HttpLimits limits,
+            MeterRegistry meters,
+            ObjectProvider<Tracer> tracer,
+            ObjectProvider<Propagator> propagator,
+            Rehearsal rehearsal) {
+        var registration = new FilterRegistrationBean<>(new LeanDevicePath(
+                uplinks,
+                credentials,
+                problems,
+                json,
+                limits.maxBodySize().toBytes(),
+                meters,
+                tracer.getIfUnique(),
+                propagator.getIfUnique(),
+                rehearsal));
         registration.addUrlPatterns(LeanDevicePath.PREFIX + "*");
         registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
         return registration;
@@ -89,8 +119,8 @@ class UplinkConfig {
     @Bean
     @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
     IngestWarmup ingestWarmup(Environment environment, Rehearsal rehearsal, KafkaTemplate<String, Object> kafka) {
-        return new IngestWarmup(() -> environment.getRequiredProperty("local.server.port", Integer.class), rehearsal,
-                kafka);
+        return new IngestWarmup(
+                () -> environment.getRequiredProperty("local.server.port", Integer.class), rehearsal, kafka);
     }
 
     @Bean
@@ -101,18 +131,27 @@ class UplinkConfig {
     /** Created when missing, so the service also starts against a bare broker; an existing one keeps its partitions. */
     @Bean
     NewTopic uplinksTopic(IngestProperties properties, KafkaAdmin admin) {
-        return TopicPartitions.keepExisting(admin.getConfigurationProperties(),
-                PipelineTopic.UPLINKS_ENCODED.newTopic(properties.kafka().partitions(),
-                        properties.kafka().replicationFactor(), properties.kafka().retention()));
+        return TopicPartitions.keepExisting(
+                admin.getConfigurationProperties(),
+                PipelineTopic.UPLINKS_ENCODED.newTopic(
+                        properties.kafka().partitions(),
+                        properties.kafka().replicationFactor(),
+                        properties.kafka().retention()));
     }
 
     @Bean
     OpenAPI ingestOpenApi() {
         return new OpenAPI()
-                .info(new Info().title("iot-pipeline ingest API").version("1")
+                .info(new Info()
+                        .title("iot-pipeline ingest API")
+                        .version("1")
                         .description("Device-facing ingestion; errors are RFC 9457 application/problem+json."))
-                .components(new Components().addSecuritySchemes("deviceKey",
-                        new SecurityScheme().type(SecurityScheme.Type.HTTP).scheme("bearer")
-                                .description("Device key bound to a channel")));
+                .components(new Components()
+                        .addSecuritySchemes(
+                                "deviceKey",
+                                new SecurityScheme()
+                                        .type(SecurityScheme.Type.HTTP)
+                                        .scheme("bearer")
+                                        .description("Device key bound to a channel")));
     }
 }

@@ -30,25 +30,42 @@ class UplinkController {
         this.uplinks = uplinks;
     }
 
-    @Operation(summary = "Post one encoded uplink, or a batch (JSON array) validated whole before anything is written",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
-                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(oneOf = {UplinkRequest.class,
-                    UplinkRequest[].class}))))
-    @PostMapping(path = "/sensor-data/{channel}/encoded/{deviceType}", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @Operation(
+            summary = "Post one encoded uplink, or a batch (JSON array) validated whole before anything is written",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                            schema = @Schema(oneOf = {UplinkRequest.class, UplinkRequest[].class}))))
+    @PostMapping(
+            path = "/sensor-data/{channel}/encoded/{deviceType}",
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Object> encoded(@PathVariable String channel, @PathVariable String deviceType,
-            @RequestBody byte[] body, @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
+    ResponseEntity<Object> encoded(
+            @PathVariable String channel,
+            @PathVariable String deviceType,
+            @RequestBody byte[] body,
+            @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
             @AuthenticationPrincipal Credential.Device principal) {
         return entity(uplinks.encoded(channel, deviceType, body, idempotencyKey, principal));
     }
 
-    @Operation(summary = "Post measurements the device decoded itself (one object or a JSON array)",
-            requestBody = @io.swagger.v3.oas.annotations.parameters.RequestBody(content = @Content(
-                    mediaType = MediaType.APPLICATION_JSON_VALUE, schema = @Schema(oneOf = {DecodedRequest.class,
-                    DecodedRequest[].class}))))
-    @PostMapping(path = "/sensor-data/{channel}/decoded", consumes = MediaType.APPLICATION_JSON_VALUE,
+    @Operation(
+            summary = "Post measurements the device decoded itself (one object or a JSON array)",
+            requestBody =
+                    @io.swagger.v3.oas.annotations.parameters.RequestBody(
+                            content =
+                                    @Content(
+                                            mediaType = MediaType.APPLICATION_JSON_VALUE,
+                                            schema = @Schema(oneOf = {DecodedRequest.class, DecodedRequest[].class}))))
+    @PostMapping(
+            path = "/sensor-data/{channel}/decoded",
+            consumes = MediaType.APPLICATION_JSON_VALUE,
             produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Object> decoded(@PathVariable String channel, @RequestBody byte[] body,
+    ResponseEntity<Object> decoded(
+            @PathVariable String channel,
+            @RequestBody byte[] body,
             @RequestHeader(name = IDEMPOTENCY_KEY, required = false) String idempotencyKey,
             @AuthenticationPrincipal Credential.Device principal) {
         return entity(uplinks.decoded(channel, body, idempotencyKey, principal));

@@ -34,8 +34,7 @@ class UplinkFactory {
     }
 
     /** Where a request's uplinks go, checked: only {@link #target} makes one, so no item checks it again. */
-    record Target(String channel, String deviceType) {
-    }
+    record Target(String channel, String deviceType) {}
 
     /** Checks the path names once per request, before any item of a batch; {@code deviceType} may be null. */
     Target target(String channel, String deviceType) {
@@ -43,7 +42,9 @@ class UplinkFactory {
         if (deviceType != null) {
             requireName("deviceType", deviceType);
             if (!knownDeviceType.test(deviceType)) {
-                throw Problems.of(HttpStatus.NOT_FOUND, "unknown-device-type",
+                throw Problems.of(
+                        HttpStatus.NOT_FOUND,
+                        "unknown-device-type",
                         "Device type '" + deviceType + "' is not registered");
             }
         }
@@ -66,8 +67,14 @@ class UplinkFactory {
         if (request.fPort() != null && (request.fPort() < 0 || request.fPort() > 255)) {
             throw invalid("invalid-field", "fPort must be between 0 and 255");
         }
-        return uplink(target, request.deviceId(), request.fPort(), payload(request), request.measuredAt(),
-                Map.of(), eventId(channel, request.deviceId(), request.id(), idempotencyKey, index));
+        return uplink(
+                target,
+                request.deviceId(),
+                request.fPort(),
+                payload(request),
+                request.measuredAt(),
+                Map.of(),
+                eventId(channel, request.deviceId(), request.id(), idempotencyKey, index));
     }
 
     /** Decoded measurements travel as a JSON payload of the built-in {@code json} device type. */
@@ -92,7 +99,13 @@ class UplinkFactory {
         }
         byte[] payload = EventJson.write(body);
         requireSize(payload.length);
-        return uplink(target, request.deviceId(), null, payload, request.measuredAt(), Map.of(),
+        return uplink(
+                target,
+                request.deviceId(),
+                null,
+                payload,
+                request.measuredAt(),
+                Map.of(),
                 eventId(channel, request.deviceId(), request.id(), idempotencyKey, index));
     }
 
@@ -106,19 +119,44 @@ class UplinkFactory {
             throw invalid("missing-field", "the uplink carries no payload");
         }
         requireSize(forwarded.payload().length);
-        return uplink(target, forwarded.deviceId(), forwarded.fPort(), forwarded.payload(),
-                forwarded.receivedByNetwork(), forwarded.metadata(),
-                forwarded.messageId() == null ? Ids.newId() : Ids.fromClientKey(target.channel(),
-                        forwarded.deviceId(), forwarded.messageId(), forwarded.receivedByNetwork()));
+        return uplink(
+                target,
+                forwarded.deviceId(),
+                forwarded.fPort(),
+                forwarded.payload(),
+                forwarded.receivedByNetwork(),
+                forwarded.metadata(),
+                forwarded.messageId() == null
+                        ? Ids.newId()
+                        : Ids.fromClientKey(
+                                target.channel(),
+                                forwarded.deviceId(),
+                                forwarded.messageId(),
+                                forwarded.receivedByNetwork()));
     }
 
-    private EncodedUplink uplink(Target target, String deviceId, Integer fPort, byte[] payload, Instant measuredAt,
-            Map<String, Object> metadata, UUID id) {
+    private EncodedUplink uplink(
+            Target target,
+            String deviceId,
+            Integer fPort,
+            byte[] payload,
+            Instant measuredAt,
+            Map<String, Object> metadata,
+            UUID id) {
         if (target.deviceType() == null) {
             throw new IllegalArgumentException("an uplink needs a device type: " + target);
         }
-        return new EncodedUplink(id, EncodedUplink.SCHEMA_VERSION, target.channel(), target.deviceType(), deviceId,
-                fPort, payload, Instant.now(clock), measuredAt, metadata);
+        return new EncodedUplink(
+                id,
+                EncodedUplink.SCHEMA_VERSION,
+                target.channel(),
+                target.deviceType(),
+                deviceId,
+                fPort,
+                payload,
+                Instant.now(clock),
+                measuredAt,
+                metadata);
     }
 
     private static UUID eventId(String channel, String deviceId, String itemId, String idempotencyKey, Integer index) {
@@ -142,7 +180,9 @@ class UplinkFactory {
 
     private void requireSize(int length) {
         if (length > maxPayloadBytes) {
-            throw Problems.of(HttpStatus.CONTENT_TOO_LARGE, "payload-too-large",
+            throw Problems.of(
+                    HttpStatus.CONTENT_TOO_LARGE,
+                    "payload-too-large",
                     "payload is " + length + " bytes; the limit is " + maxPayloadBytes);
         }
     }

@@ -39,8 +39,14 @@ class UplinkPublisher {
     private final KafkaCircuit circuit;
     private final TraceStart traces;
 
-    UplinkPublisher(KafkaOperations<String, Object> kafka, KafkaCircuit circuit, Duration sendTimeout,
-            Duration retryAfter, int maxInFlight, IngestMetrics metrics, TraceStart traces) {
+    UplinkPublisher(
+            KafkaOperations<String, Object> kafka,
+            KafkaCircuit circuit,
+            Duration sendTimeout,
+            Duration retryAfter,
+            int maxInFlight,
+            IngestMetrics metrics,
+            TraceStart traces) {
         this.kafka = kafka;
         this.traces = traces;
         this.circuit = circuit;
@@ -53,13 +59,15 @@ class UplinkPublisher {
     CompletableFuture<List<EncodedUplink>> publish(List<EncodedUplink> uplinks) {
         int count = uplinks.size();
         if (!circuit.tryAcquire()) {
-            return CompletableFuture.failedFuture(unavailable("kafka-unavailable",
-                    "Kafka is unreachable, so the uplink cannot be made durable; retry later", null));
+            return CompletableFuture.failedFuture(unavailable(
+                    "kafka-unavailable",
+                    "Kafka is unreachable, so the uplink cannot be made durable; retry later",
+                    null));
         }
         if (!inFlight.tryAcquire(count)) {
             circuit.release();
-            return CompletableFuture.failedFuture(unavailable("overloaded",
-                    "Too many uplinks are awaiting Kafka; retry later", null));
+            return CompletableFuture.failedFuture(
+                    unavailable("overloaded", "Too many uplinks are awaiting Kafka; retry later", null));
         }
         metrics.inFlight().addAndGet(count);
         var sends = new ArrayList<CompletableFuture<?>>(count);
@@ -67,15 +75,17 @@ class UplinkPublisher {
         var sample = Timer.start();
         try {
             for (var uplink : uplinks) {
-                sends.add(traces.send(new ProducerRecord<String, Object>(PipelineTopic.UPLINKS_ENCODED.topicName(),
-                        uplink.deviceId(), uplink), kafka::send));
+                sends.add(traces.send(
+                        new ProducerRecord<String, Object>(
+                                PipelineTopic.UPLINKS_ENCODED.topicName(), uplink.deviceId(), uplink),
+                        kafka::send));
             }
         } catch (RuntimeException e) {
             // send() itself throws when metadata or buffer space is not available within max.block.ms
             release(count);
             circuit.failed(started, e);
-            return CompletableFuture.failedFuture(unavailable("kafka-unavailable",
-                    "The uplink could not be made durable; retry later", e));
+            return CompletableFuture.failedFuture(
+                    unavailable("kafka-unavailable", "The uplink could not be made durable; retry later", e));
         }
         // Answered by the acks, by our timeout, or at once should the circuit open meanwhile (the broker died).
         var acked = CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
@@ -85,8 +95,8 @@ class UplinkPublisher {
             release(count);
             if (error != null) {
                 circuit.failed(started, error);
-                throw new CompletionException(unavailable("kafka-unavailable",
-                        "The uplink could not be made durable; retry later", error));
+                throw new CompletionException(
+                        unavailable("kafka-unavailable", "The uplink could not be made durable; retry later", error));
             }
             circuit.succeeded(started);
             sample.stop(metrics.kafkaSend());

@@ -26,24 +26,37 @@ class WebhookController {
         this.uplinks = uplinks;
     }
 
-    @Operation(summary = "The Things Stack v3 webhook, every message type: uplinks are stored (202), every other"
-            + " message type is acknowledged with 204")
-    @PostMapping(path = {"/sensor-data/{channel}/webhooks/tts", "/sensor-data/{channel}/webhooks/tts/{deviceType}"},
-            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Object> theThingsStack(@PathVariable String channel,
-            @PathVariable(required = false) String deviceType, @RequestBody byte[] body,
+    @Operation(
+            summary = "The Things Stack v3 webhook, every message type: uplinks are stored (202), every other"
+                    + " message type is acknowledged with 204")
+    @PostMapping(
+            path = {"/sensor-data/{channel}/webhooks/tts", "/sensor-data/{channel}/webhooks/tts/{deviceType}"},
+            consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Object> theThingsStack(
+            @PathVariable String channel,
+            @PathVariable(required = false) String deviceType,
+            @RequestBody byte[] body,
             @AuthenticationPrincipal Credential.Device principal) {
         return UplinkController.entity(uplinks.theThingsStack(channel, deviceType, body, principal));
     }
 
-    @Operation(summary = "ChirpStack v4 HTTP integration (JSON encoding), every event: 'up' is stored (202), every"
-            + " other event is acknowledged with 204")
-    @PostMapping(path = {"/sensor-data/{channel}/webhooks/chirpstack",
-            "/sensor-data/{channel}/webhooks/chirpstack/{deviceType}"},
-            consumes = MediaType.APPLICATION_JSON_VALUE, produces = MediaType.APPLICATION_JSON_VALUE)
-    ResponseEntity<Object> chirpStack(@PathVariable String channel,
-            @PathVariable(required = false) String deviceType, @RequestParam(required = false) String event,
-            @RequestBody byte[] body, @AuthenticationPrincipal Credential.Device principal) {
+    @Operation(
+            summary = "ChirpStack v4 HTTP integration (JSON encoding), every event: 'up' is stored (202), every"
+                    + " other event is acknowledged with 204")
+    @PostMapping(
+            path = {
+                "/sensor-data/{channel}/webhooks/chirpstack",
+                "/sensor-data/{channel}/webhooks/chirpstack/{deviceType}"
+            },
+            consumes = MediaType.APPLICATION_JSON_VALUE,
+            produces = MediaType.APPLICATION_JSON_VALUE)
+    ResponseEntity<Object> chirpStack(
+            @PathVariable String channel,
+            @PathVariable(required = false) String deviceType,
+            @RequestParam(required = false) String event,
+            @RequestBody byte[] body,
+            @AuthenticationPrincipal Credential.Device principal) {
         return UplinkController.entity(uplinks.chirpStack(channel, deviceType, event, body, principal));
     }
 }

@@ -8,6 +8,11 @@ import java.util.Map;
  * when the network received it, the server's own id for it, the device model (for type mapping) and radio
  * metadata.
  */
-record WebhookUplink(String deviceId, Integer fPort, byte[] payload, Instant receivedByNetwork,
-        String messageId, String model, Map<String, Object> metadata) {
-}
+record WebhookUplink(
+        String deviceId,
+        Integer fPort,
+        byte[] payload,
+        Instant receivedByNetwork,
+        String messageId,
+        String model,
+        Map<String, Object> metadata) {}

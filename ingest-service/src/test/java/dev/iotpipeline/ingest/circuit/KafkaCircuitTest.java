@@ -25,10 +25,13 @@ class KafkaCircuitTest {
     private final AtomicBoolean clusterAnswers = new AtomicBoolean(false);
     private final AtomicInteger probes = new AtomicInteger();
     private final SimpleMeterRegistry registry = new SimpleMeterRegistry();
-    private final KafkaCircuit circuit = new KafkaCircuit(1, () -> {
-        probes.incrementAndGet();
-        return clusterAnswers.get();
-    }, registry);
+    private final KafkaCircuit circuit = new KafkaCircuit(
+            1,
+            () -> {
+                probes.incrementAndGet();
+                return clusterAnswers.get();
+            },
+            registry);
 
     @AfterEach
     void close() throws Exception {
@@ -38,13 +41,18 @@ class KafkaCircuitTest {
     @Test
     void shouldOpenOnTheFirstSendThatMeansKafkaIsUnreachable() {
         assertThat(circuit.tryAcquire()).isTrue();
-        circuit.failed(System.nanoTime(), new KafkaProducerException(null, "send failed",
-                new TimeoutException("Expiring 1 record(s): 5001 ms has passed since batch creation")));
+        circuit.failed(
+                System.nanoTime(),
+                new KafkaProducerException(
+                        null,
+                        "send failed",
+                        new TimeoutException("Expiring 1 record(s): 5001 ms has passed since batch creation")));
 
         assertThat(circuit.isOpen()).isTrue();
         assertThat(circuit.tryAcquire()).isFalse();
         assertThat(registry.get("ingest.kafka.circuit.open").gauge().value()).isEqualTo(1);
-        assertThat(registry.get("ingest.kafka.circuit.refused").counter().count()).isEqualTo(1);
+        assertThat(registry.get("ingest.kafka.circuit.refused").counter().count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -143,12 +151,15 @@ class KafkaCircuitTest {
     @Test
     void shouldKeepProbingAfterAProbeThrows() throws Exception {
         var calls = new AtomicInteger();
-        try (var flaky = new KafkaCircuit(1, () -> {
-            if (calls.incrementAndGet() == 1) {
-                throw new IllegalStateException("admin client closed");
-            }
-            return true;
-        }, new SimpleMeterRegistry())) {
+        try (var flaky = new KafkaCircuit(
+                1,
+                () -> {
+                    if (calls.incrementAndGet() == 1) {
+                        throw new IllegalStateException("admin client closed");
+                    }
+                    return true;
+                },
+                new SimpleMeterRegistry())) {
             flaky.startProbing(Duration.ofMillis(20));
             flaky.tryAcquire();
             flaky.failed(System.nanoTime(), new TimeoutException("metadata not available after 2000 ms"));
@@ -171,8 +182,9 @@ class KafkaCircuitTest {
         var refusal = request.exceptionNow();
         assertThat(refusal).isInstanceOf(BrokerNotAvailableException.class);
         assertThat(KafkaCircuit.meansUnavailable(refusal)).isTrue();
-        assertThat(Duration.ofNanos(System.nanoTime() - started)).as("not before the stall").isGreaterThanOrEqualTo(
-                Duration.ofMillis(100));
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .as("not before the stall")
+                .isGreaterThanOrEqualTo(Duration.ofMillis(100));
         assertThat(circuit.isOpen()).isTrue();
         assertThat(probes).as("probed once the request stalled").hasPositiveValue();
     }
@@ -218,7 +230,8 @@ class KafkaCircuitTest {
 
     private void open() {
         circuit.tryAcquire();
-        circuit.failed(System.nanoTime(), new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms"));
+        circuit.failed(
+                System.nanoTime(), new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms"));
         assertThat(circuit.isOpen()).isTrue();
     }
 }

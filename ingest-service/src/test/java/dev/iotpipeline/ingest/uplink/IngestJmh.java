@@ -34,6 +34,7 @@ public class IngestJmh {
     byte[] ttsBody;
     /** ChirpStack v4 {@code up} event of an EM300-TH (the webhook test fixture). */
     byte[] chirpStackBody;
+
     EncodedUplink uplink;
     Serializer<EncodedUplink> serializer;
 
@@ -45,8 +46,7 @@ public class IngestJmh {
         factory = new UplinkFactory(known::contains, 65_536, Clock.systemUTC());
         items = new RequestItems(1000);
         encodedBody = """
-                {"deviceId":"em300-th-1","payloadHex":"01755C03673401046865","fPort":85}"""
-                .getBytes(StandardCharsets.UTF_8);
+                {"deviceId":"em300-th-1","payloadHex":"01755C03673401046865","fPort":85}""".getBytes(StandardCharsets.UTF_8);
         decodedBody = """
                 {"deviceId":"em300-th-1","measurements":{"temperature":30.8,"humidity":50.5,"battery":92},\
                 "attributes":{"firmware":"1.2"}}""".getBytes(StandardCharsets.UTF_8);
@@ -70,22 +70,27 @@ public class IngestJmh {
     public EncodedUplink decoded() {
         var target = factory.decodedTarget("irrigation");
         var json = items.parse(decodedBody);
-        return items.map(json, DecodedRequest.class,
-                (request, index) -> factory.createDecoded(target, request, null, index)).getFirst();
+        return items.map(
+                        json,
+                        DecodedRequest.class,
+                        (request, index) -> factory.createDecoded(target, request, null, index))
+                .getFirst();
     }
 
     /** WebhookController.theThingsStack up to the publisher, device type in the path. */
     @Benchmark
     public EncodedUplink theThingsStackWebhook() {
         var target = factory.target("irrigation", "em300th");
-        return factory.createForwarded(target, Messages.uplink(NetworkServerFormats.theThingsStack(items.parse(ttsBody))));
+        return factory.createForwarded(
+                target, Messages.uplink(NetworkServerFormats.theThingsStack(items.parse(ttsBody))));
     }
 
     /** WebhookController.chirpStack up to the publisher, device type in the path. */
     @Benchmark
     public EncodedUplink chirpStackWebhook() {
         var target = factory.target("irrigation", "em300th");
-        return factory.createForwarded(target, Messages.uplink(NetworkServerFormats.chirpStack("up", items.parse(chirpStackBody))));
+        return factory.createForwarded(
+                target, Messages.uplink(NetworkServerFormats.chirpStack("up", items.parse(chirpStackBody))));
     }
 
     /** The uplinks.encoded record value the producer writes for one uplink. */

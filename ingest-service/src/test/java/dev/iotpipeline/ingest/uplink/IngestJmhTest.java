@@ -39,7 +39,11 @@ class IngestJmhTest {
         var uplink = bench.decoded();
 
         assertThat(uplink.deviceType()).isEqualTo("json");
-        assertThat(EventJson.mapper().readTree(uplink.payload()).path("measurements").path("temperature").asDouble())
+        assertThat(EventJson.mapper()
+                        .readTree(uplink.payload())
+                        .path("measurements")
+                        .path("temperature")
+                        .asDouble())
                 .isEqualTo(30.8);
     }
 
@@ -53,7 +57,9 @@ class IngestJmhTest {
         assertThat(tts.metadata()).containsEntry("networkServer", "tts").containsEntry("rssi", -35);
         assertThat(hex(chirpStack)).isEqualTo(EM300TH);
         assertThat(chirpStack.deviceId()).isEqualTo("24e124136b502217");
-        assertThat(chirpStack.metadata()).containsEntry("networkServer", "chirpstack").containsEntry("snr", 10.5);
+        assertThat(chirpStack.metadata())
+                .containsEntry("networkServer", "chirpstack")
+                .containsEntry("snr", 10.5);
     }
 
     @Test
@@ -68,9 +74,12 @@ class IngestJmhTest {
     @Test
     void everyBenchmarkIsCheckedHereAndListedForJmh() throws IOException {
         var benchmarks = Arrays.stream(IngestJmh.class.getMethods())
-                .filter(m -> m.isAnnotationPresent(Benchmark.class)).map(m -> m.getName()).toList();
-        assertThat(benchmarks).containsExactlyInAnyOrder("encoded", "decoded", "theThingsStackWebhook",
-                "chirpStackWebhook", "serializeEncodedUplink");
+                .filter(m -> m.isAnnotationPresent(Benchmark.class))
+                .map(m -> m.getName())
+                .toList();
+        assertThat(benchmarks)
+                .containsExactlyInAnyOrder(
+                        "encoded", "decoded", "theThingsStackWebhook", "chirpStackWebhook", "serializeEncodedUplink");
         // The annotation processor ran: JMH finds its benchmarks through this list.
         try (var in = getClass().getResourceAsStream("/META-INF/BenchmarkList")) {
             assertThat(in).as("META-INF/BenchmarkList").isNotNull();

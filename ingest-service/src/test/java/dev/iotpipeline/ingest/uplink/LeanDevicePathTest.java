@@ -12,7 +12,8 @@ class LeanDevicePathTest {
 
     @Test
     void everyDeviceRouteIsMatchedWithItsChannelAndDeviceType() {
-        assertThat(Match.of("/sensor-data/north/encoded/em300th")).isEqualTo(new Match(Route.ENCODED, "north", "em300th"));
+        assertThat(Match.of("/sensor-data/north/encoded/em300th"))
+                .isEqualTo(new Match(Route.ENCODED, "north", "em300th"));
         assertThat(Match.of("/sensor-data/north/decoded")).isEqualTo(new Match(Route.DECODED, "north", null));
         assertThat(Match.of("/sensor-data/north/webhooks/tts")).isEqualTo(new Match(Route.TTS, "north", null));
         assertThat(Match.of("/sensor-data/north/webhooks/tts/lht65"))
@@ -47,7 +48,8 @@ class LeanDevicePathTest {
 
         assertThat(LeanDevicePath.acceptsJson(withAccept(null))).isTrue();
         assertThat(LeanDevicePath.acceptsJson(withAccept("*/*"))).isTrue();
-        assertThat(LeanDevicePath.acceptsJson(withAccept("application/json, text/plain"))).isTrue();
+        assertThat(LeanDevicePath.acceptsJson(withAccept("application/json, text/plain")))
+                .isTrue();
         assertThat(LeanDevicePath.acceptsJson(withAccept("text/html"))).isFalse();
     }
 

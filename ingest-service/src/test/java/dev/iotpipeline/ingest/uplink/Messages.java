@@ -3,8 +3,7 @@ package dev.iotpipeline.ingest.uplink;
 /** Test access to what a network-server message holds. */
 final class Messages {
 
-    private Messages() {
-    }
+    private Messages() {}
 
     /** The uplink of a message that must be one. */
     static WebhookUplink uplink(NetworkMessage message) {

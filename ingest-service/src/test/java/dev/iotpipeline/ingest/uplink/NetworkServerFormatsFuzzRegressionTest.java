@@ -34,13 +34,16 @@ class NetworkServerFormatsFuzzRegressionTest {
             var event = json("{\"end_device_ids\":{\"device_id\":\"d\"},\"uplink_message\":{\"f_port\":" + port
                     + ",\"frm_payload\":\"qg==\"}}");
 
-            assertThatThrownBy(() -> NetworkServerFormats.theThingsStack(event)).as(port)
-                    .isInstanceOfSatisfying(ErrorResponseException.class,
+            assertThatThrownBy(() -> NetworkServerFormats.theThingsStack(event))
+                    .as(port)
+                    .isInstanceOfSatisfying(
+                            ErrorResponseException.class,
                             e -> assertThat(e.getStatusCode().value()).isEqualTo(400));
         }
         var whole = json("{\"end_device_ids\":{\"device_id\":\"d\"},\"uplink_message\":{\"f_port\":85.0,"
                 + "\"frm_payload\":\"qg==\"}}");
-        assertThat(Messages.uplink(NetworkServerFormats.theThingsStack(whole)).fPort()).isEqualTo(85);
+        assertThat(Messages.uplink(NetworkServerFormats.theThingsStack(whole)).fPort())
+                .isEqualTo(85);
     }
 
     @Test
@@ -52,7 +55,9 @@ class NetworkServerFormatsFuzzRegressionTest {
         var uplink = Messages.uplink(NetworkServerFormats.theThingsStack(event));
 
         assertThat(uplink.model()).isNull();
-        assertThat(factory.createForwarded(factory.target("c", "em300th"), uplink).payload()).containsExactly((byte) 0xAA);
+        assertThat(factory.createForwarded(factory.target("c", "em300th"), uplink)
+                        .payload())
+                .containsExactly((byte) 0xAA);
     }
 
     private JsonNode json(String text) {

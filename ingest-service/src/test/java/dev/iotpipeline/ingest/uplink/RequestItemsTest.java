@@ -15,10 +15,13 @@ class RequestItemsTest {
 
     @Test
     void shouldNameTheIndexOfTheFirstBadItemOfABatch() {
-        var body = items.parse(bytes("[{\"deviceId\":\"a\",\"payloadHex\":\"01\"},{\"deviceId\":\"b\",\"payloadHex\":\"zz\"}]"));
+        var body = items.parse(
+                bytes("[{\"deviceId\":\"a\",\"payloadHex\":\"01\"},{\"deviceId\":\"b\",\"payloadHex\":\"zz\"}]"));
 
-        assertThatThrownBy(() -> items.map(body, UplinkRequest.class,
-                (request, index) -> factory.create(factory.target("c", "em300th"), request, null, index)))
+        assertThatThrownBy(() -> items.map(
+                        body,
+                        UplinkRequest.class,
+                        (request, index) -> factory.create(factory.target("c", "em300th"), request, null, index)))
                 .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
                     assertThat(e.getBody().getDetail()).startsWith("items[1]: payloadHex is not valid hex");
                     assertThat(e.getBody().getProperties()).containsEntry("index", 1);
@@ -30,17 +33,21 @@ class RequestItemsTest {
     void shouldRejectBatchesOverTheLimit() {
         var tooMany = items.parse(bytes("[{},{},{},{}]"));
         assertThatThrownBy(() -> items.map(tooMany, UplinkRequest.class, (r, i) -> r))
-                .isInstanceOfSatisfying(ErrorResponseException.class,
+                .isInstanceOfSatisfying(
+                        ErrorResponseException.class,
                         e -> assertThat(e.getBody().getType().toString()).endsWith("/batch-too-large"));
     }
 
     @Test
     void shouldRejectMalformedJsonAndNonObjectItems() {
-        assertThatThrownBy(() -> items.parse(bytes("[{"))).isInstanceOfSatisfying(ErrorResponseException.class,
-                e -> assertThat(e.getBody().getType().toString()).endsWith("/malformed-json"));
+        assertThatThrownBy(() -> items.parse(bytes("[{")))
+                .isInstanceOfSatisfying(
+                        ErrorResponseException.class,
+                        e -> assertThat(e.getBody().getType().toString()).endsWith("/malformed-json"));
         var scalars = items.parse(bytes("[1]"));
         assertThatThrownBy(() -> items.map(scalars, UplinkRequest.class, (r, i) -> r))
-                .isInstanceOfSatisfying(ErrorResponseException.class,
+                .isInstanceOfSatisfying(
+                        ErrorResponseException.class,
                         e -> assertThat(e.getBody().getDetail()).startsWith("items[0]"));
     }
 

@@ -54,11 +54,13 @@ import tools.jackson.databind.json.JsonMapper;
  * and problem layer, with the intake (rate limit and Kafka) mocked. What is refused never reaches the intake; a batch
  * is checked whole first. {@link UplinkApiMvcPathTest} runs the same tests with the lean path turned off.
  */
-@WebMvcTest(properties = {
-        "iot.security.device-keys[0].channel=north",
-        "iot.security.device-keys[0].key=device-secret",
-        "iot.security.admin-tokens[0]=admin-secret",
-        "ingest.webhooks.device-types[the-things-products/the-things-uno]=em300th"})
+@WebMvcTest(
+        properties = {
+            "iot.security.device-keys[0].channel=north",
+            "iot.security.device-keys[0].key=device-secret",
+            "iot.security.admin-tokens[0]=admin-secret",
+            "ingest.webhooks.device-types[the-things-products/the-things-uno]=em300th"
+        })
 class UplinkApiTest {
 
     private static final String HEX = "01755C03673401046865";
@@ -87,9 +89,14 @@ class UplinkApiTest {
         }
 
         @Bean
-        DeviceUplinks deviceUplinks(UplinkFactory factory, RequestItems items, UplinkIntake intake,
-                IngestMetrics metrics, IngestProperties properties) {
-            return new DeviceUplinks(factory, items, intake, metrics, properties.webhooks().deviceTypes());
+        DeviceUplinks deviceUplinks(
+                UplinkFactory factory,
+                RequestItems items,
+                UplinkIntake intake,
+                IngestMetrics metrics,
+                IngestProperties properties) {
+            return new DeviceUplinks(
+                    factory, items, intake, metrics, properties.webhooks().deviceTypes());
         }
 
         @Bean
@@ -104,10 +111,15 @@ class UplinkApiTest {
 
         @Bean
         @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
-        FilterRegistrationBean<LeanDevicePath> leanDevicePath(DeviceUplinks uplinks, CredentialStore credentials,
-                ProblemWriter problems, JsonMapper json, SimpleMeterRegistry requestMeters, Rehearsal rehearsal) {
-            var registration = new FilterRegistrationBean<>(new LeanDevicePath(uplinks, credentials, problems, json,
-                    1024, requestMeters, null, null, rehearsal));
+        FilterRegistrationBean<LeanDevicePath> leanDevicePath(
+                DeviceUplinks uplinks,
+                CredentialStore credentials,
+                ProblemWriter problems,
+                JsonMapper json,
+                SimpleMeterRegistry requestMeters,
+                Rehearsal rehearsal) {
+            var registration = new FilterRegistrationBean<>(new LeanDevicePath(
+                    uplinks, credentials, problems, json, 1024, requestMeters, null, null, rehearsal));
             registration.addUrlPatterns(LeanDevicePath.PREFIX + "*");
             registration.setOrder(Ordered.HIGHEST_PRECEDENCE);
             return registration;
@@ -131,13 +143,17 @@ class UplinkApiTest {
 
     @BeforeEach
     void acceptEverything() {
-        when(intake.accept(any(), anyList(), anyString())).thenAnswer(call -> call.<List<EncodedUplink>>getArgument(1)
-                .stream().map(u -> new Accepted(u.id(), u.receivedAt())).toList());
+        when(intake.accept(any(), anyList(), anyString()))
+                .thenAnswer(call -> call.<List<EncodedUplink>>getArgument(1).stream()
+                        .map(u -> new Accepted(u.id(), u.receivedAt()))
+                        .toList());
     }
 
     private ResultActions postTo(String path, String body) throws Exception {
-        return mvc.perform(post(path).header("Authorization", "Bearer device-secret")
-                .contentType(MediaType.APPLICATION_JSON).content(body));
+        return mvc.perform(post(path)
+                .header("Authorization", "Bearer device-secret")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body));
     }
 
     @Test
@@ -146,8 +162,10 @@ class UplinkApiTest {
                 .andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.id").isNotEmpty())
                 .andExpect(jsonPath("$.receivedAt").isNotEmpty());
-        postTo("/sensor-data/north/encoded/em300th", "[{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"},"
-                + "{\"deviceId\":\"d2\",\"payloadHex\":\"" + HEX + "\"}]")
+        postTo(
+                        "/sensor-data/north/encoded/em300th",
+                        "[{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"},"
+                                + "{\"deviceId\":\"d2\",\"payloadHex\":\"" + HEX + "\"}]")
                 .andExpect(status().isAccepted())
                 .andExpect(jsonPath("$.accepted").value(2))
                 .andExpect(jsonPath("$.items.length()").value(2));
@@ -165,12 +183,12 @@ class UplinkApiTest {
                 .andExpect(content().contentTypeCompatibleWith("application/problem+json"))
                 .andExpect(jsonPath("$.type").value(endsWith("invalid-hex")));
         // one bad item refuses the whole batch
-        postTo("/sensor-data/north/encoded/em300th", "[{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"},"
-                + "{\"payloadHex\":\"" + HEX + "\"}]")
+        postTo(
+                        "/sensor-data/north/encoded/em300th",
+                        "[{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"}," + "{\"payloadHex\":\"" + HEX + "\"}]")
                 .andExpect(status().isBadRequest());
         // more items than ingest.limits.max-batch-size (3 here)
-        postTo("/sensor-data/north/encoded/em300th", "[{},{},{},{}]")
-                .andExpect(status().isPayloadTooLarge());
+        postTo("/sensor-data/north/encoded/em300th", "[{},{},{},{}]").andExpect(status().isPayloadTooLarge());
         postTo("/sensor-data/south/encoded/em300th", "{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"}")
                 .andExpect(status().isForbidden());
         verify(intake, never()).accept(any(), anyList(), anyString());
@@ -184,54 +202,78 @@ class UplinkApiTest {
                 .andExpect(header().string("X-Content-Type-Options", "nosniff"))
                 .andExpect(header().string("Cache-Control", "no-cache, no-store, max-age=0, must-revalidate"));
 
-        var timer = requestMeters.find("http.server.requests")
-                .tags("uri", "/sensor-data/{channel}/encoded/{deviceType}", "status", "202").timer();
+        var timer = requestMeters
+                .find("http.server.requests")
+                .tags("uri", "/sensor-data/{channel}/encoded/{deviceType}", "status", "202")
+                .timer();
         assertThat(timer == null ? 0 : timer.count()).isEqualTo(lean ? 1 : 0);
     }
 
     @Test
     void shouldAnswerTheWarmupsRehearsalsAsAnUplinkWithoutSendingOrCountingThemOnlyWithItsSecret() throws Exception {
-        var body = "[{\"deviceId\":\"w1\",\"payloadHex\":\"" + HEX + "\"},{\"deviceId\":\"w2\",\"payloadHex\":\""
-                + HEX + "\"}]";
-        var rehearsed = mvc.perform(post("/sensor-data/warmup/encoded/em300th").header(Rehearsal.HEADER,
-                rehearsal.secret()).contentType(MediaType.APPLICATION_JSON).content(body));
+        var body = "[{\"deviceId\":\"w1\",\"payloadHex\":\"" + HEX + "\"},{\"deviceId\":\"w2\",\"payloadHex\":\"" + HEX
+                + "\"}]";
+        var rehearsed = mvc.perform(post("/sensor-data/warmup/encoded/em300th")
+                .header(Rehearsal.HEADER, rehearsal.secret())
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body));
         if (lean) {
-            rehearsed.andExpect(status().isAccepted()).andExpect(jsonPath("$.accepted").value(2));
+            rehearsed
+                    .andExpect(status().isAccepted())
+                    .andExpect(jsonPath("$.accepted").value(2));
         } else {
             // Without the lean path there is no rehearsal (and no warm-up that would send one).
             rehearsed.andExpect(status().isUnauthorized());
         }
-        mvc.perform(post("/sensor-data/warmup/encoded/em300th").header(Rehearsal.HEADER, "0".repeat(64))
-                        .contentType(MediaType.APPLICATION_JSON).content(body))
+        mvc.perform(post("/sensor-data/warmup/encoded/em300th")
+                        .header(Rehearsal.HEADER, "0".repeat(64))
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content(body))
                 .andExpect(status().isUnauthorized());
-        mvc.perform(post("/sensor-data/warmup/encoded/em300th").header(Rehearsal.HEADER, rehearsal.secret())
-                        .contentType(MediaType.APPLICATION_JSON).content("{\"deviceId\":\"w1\",\"payloadHex\":\"zz\"}"))
+        mvc.perform(post("/sensor-data/warmup/encoded/em300th")
+                        .header(Rehearsal.HEADER, rehearsal.secret())
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("{\"deviceId\":\"w1\",\"payloadHex\":\"zz\"}"))
                 .andExpect(status().is(lean ? 400 : 401));
 
         verify(intake, never()).accept(any(), anyList(), anyString());
-        assertThat(requestMeters.find("http.server.requests").tags("uri", "/sensor-data/{channel}/encoded/{deviceType}",
-                "status", "202").timer()).isNull();
+        assertThat(requestMeters
+                        .find("http.server.requests")
+                        .tags("uri", "/sensor-data/{channel}/encoded/{deviceType}", "status", "202")
+                        .timer())
+                .isNull();
     }
 
     @Test
     void shouldLeaveWhatTheLeanPathCannotAnswerExactlyToTheFullChainWithTheSameProblems() throws Exception {
         var body = "{\"deviceId\":\"d1\",\"payloadHex\":\"" + HEX + "\"}";
-        mvc.perform(post("/sensor-data/north/encoded/em300th").contentType(MediaType.APPLICATION_JSON).content(body))
+        mvc.perform(post("/sensor-data/north/encoded/em300th")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content(body))
                 .andExpect(status().isUnauthorized())
                 .andExpect(jsonPath("$.type").value(endsWith("missing-credentials")));
-        mvc.perform(post("/sensor-data/north/encoded/em300th").header("Authorization", "Bearer guess")
-                        .contentType(MediaType.APPLICATION_JSON).content(body))
+        mvc.perform(post("/sensor-data/north/encoded/em300th")
+                        .header("Authorization", "Bearer guess")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content(body))
                 .andExpect(status().isUnauthorized())
                 .andExpect(jsonPath("$.type").value(endsWith("invalid-credentials")));
-        mvc.perform(post("/sensor-data/north/encoded/em300th").header("Authorization", "Bearer admin-secret")
-                        .contentType(MediaType.APPLICATION_JSON).content(body))
+        mvc.perform(post("/sensor-data/north/encoded/em300th")
+                        .header("Authorization", "Bearer admin-secret")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content(body))
                 .andExpect(status().isForbidden())
                 .andExpect(jsonPath("$.type").value(endsWith("wrong-role")));
-        mvc.perform(post("/sensor-data/north/encoded/em300th").header("Authorization", "Bearer device-secret")
-                        .contentType(MediaType.TEXT_PLAIN).content(body))
+        mvc.perform(post("/sensor-data/north/encoded/em300th")
+                        .header("Authorization", "Bearer device-secret")
+                        .contentType(MediaType.TEXT_PLAIN)
+                        .content(body))
                 .andExpect(status().isUnsupportedMediaType());
-        mvc.perform(post("/sensor-data/north/encoded/em300th").header("Authorization", "Bearer device-secret")
-                        .contentType(MediaType.APPLICATION_JSON).accept(MediaType.TEXT_HTML).content(body))
+        mvc.perform(post("/sensor-data/north/encoded/em300th")
+                        .header("Authorization", "Bearer device-secret")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .accept(MediaType.TEXT_HTML)
+                        .content(body))
                 .andExpect(status().isNotAcceptable());
         postTo("/sensor-data/north/encoded/em300th/extra", body).andExpect(status().isNotFound());
         verify(intake, never()).accept(any(), anyList(), anyString());

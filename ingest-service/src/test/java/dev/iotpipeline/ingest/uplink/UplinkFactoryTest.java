@@ -16,8 +16,11 @@ class UplinkFactoryTest {
 
     @Test
     void shouldBuildAnUplinkFromHexPayload() {
-        var uplink = factory.create(factory.target("irrigation", "em300th"),
-                new UplinkRequest("dev-1", null, "01755C03673401046865", 85, null, null), null, null);
+        var uplink = factory.create(
+                factory.target("irrigation", "em300th"),
+                new UplinkRequest("dev-1", null, "01755C03673401046865", 85, null, null),
+                null,
+                null);
 
         assertThat(uplink.payload()).hasSize(10);
         assertThat(uplink.receivedAt()).isEqualTo(NOW);
@@ -42,14 +45,23 @@ class UplinkFactoryTest {
 
         var first = factory.create(factory.target("irrigation", "em300th"), one, null, null);
         var otherChannel = factory.create(factory.target("greenhouse", "em300th"), one, null, null);
-        var otherDevice = factory.create(factory.target("irrigation", "em300th"),
-                new UplinkRequest("dev-2", "AXVc", null, null, key, null), null, null);
-        var byHeader = factory.create(factory.target("irrigation", "em300th"),
-                new UplinkRequest("dev-1", "AXVc", null, null, null, null), key, null);
+        var otherDevice = factory.create(
+                factory.target("irrigation", "em300th"),
+                new UplinkRequest("dev-2", "AXVc", null, null, key, null),
+                null,
+                null);
+        var byHeader = factory.create(
+                factory.target("irrigation", "em300th"),
+                new UplinkRequest("dev-1", "AXVc", null, null, null, null),
+                key,
+                null);
 
-        assertThat(first.id()).isNotEqualTo(java.util.UUID.fromString(key))
-                .isNotEqualTo(otherChannel.id()).isNotEqualTo(otherDevice.id())
-                .isEqualTo(factory.create(factory.target("irrigation", "em300th"), one, null, null).id())
+        assertThat(first.id())
+                .isNotEqualTo(java.util.UUID.fromString(key))
+                .isNotEqualTo(otherChannel.id())
+                .isNotEqualTo(otherDevice.id())
+                .isEqualTo(factory.create(factory.target("irrigation", "em300th"), one, null, null)
+                        .id())
                 .isEqualTo(byHeader.id());
     }
 
@@ -57,13 +69,21 @@ class UplinkFactoryTest {
     void shouldGiveAForwardedUplinkAnIdScopedToItsDeviceAndTimedByTheNetwork() {
         var received = Instant.parse("2026-03-01T10:15:30.5Z");
         var target = factory.target("irrigation", "em300th");
-        var forwarded = new WebhookUplink("dev-1", 85, new byte[] {1}, received, "3ac7e3c4-4401-4b8d-9386-a5c902f9202d",
-                null, java.util.Map.of());
+        var forwarded = new WebhookUplink(
+                "dev-1",
+                85,
+                new byte[] {1},
+                received,
+                "3ac7e3c4-4401-4b8d-9386-a5c902f9202d",
+                null,
+                java.util.Map.of());
 
         var uplink = factory.createForwarded(target, forwarded);
 
-        assertThat(uplink.id()).isEqualTo(factory.createForwarded(target, forwarded).id())
-                .isNotEqualTo(factory.createForwarded(factory.target("greenhouse", "em300th"), forwarded).id());
+        assertThat(uplink.id())
+                .isEqualTo(factory.createForwarded(target, forwarded).id())
+                .isNotEqualTo(factory.createForwarded(factory.target("greenhouse", "em300th"), forwarded)
+                        .id());
         assertThat(dev.iotpipeline.events.Ids.timeOf(uplink.id())).isEqualTo(received);
     }
 
@@ -94,7 +114,10 @@ class UplinkFactoryTest {
 
     @Test
     void shouldRejectPayloadLargerThanLimit() {
-        assertProblem(new UplinkRequest("dev-1", null, "00".repeat(17), null, null, null), "em300th", 413,
+        assertProblem(
+                new UplinkRequest("dev-1", null, "00".repeat(17), null, null, null),
+                "em300th",
+                413,
                 "payload-too-large");
     }
 
@@ -113,8 +136,11 @@ class UplinkFactoryTest {
     void shouldCarryDecodedMeasurementsAsAJsonPayload() {
         var factory = new UplinkFactory(t -> true, 1024, Clock.fixed(NOW, ZoneOffset.UTC));
 
-        var uplink = factory.createDecoded(factory.decodedTarget("greenhouse"),
-                new DecodedRequest("dev-1", java.util.Map.of("temperature", 21.5), null, null, null), null, null);
+        var uplink = factory.createDecoded(
+                factory.decodedTarget("greenhouse"),
+                new DecodedRequest("dev-1", java.util.Map.of("temperature", 21.5), null, null, null),
+                null,
+                null);
 
         assertThat(uplink.deviceType()).isEqualTo("json");
         assertThat(new String(uplink.payload())).isEqualTo("{\"measurements\":{\"temperature\":21.5}}");
@@ -124,16 +150,21 @@ class UplinkFactoryTest {
     void shouldRejectNonNumericDecodedMeasurements() {
         var factory = new UplinkFactory(t -> true, 1024, Clock.fixed(NOW, ZoneOffset.UTC));
 
-        assertThatThrownBy(() -> factory.createDecoded(factory.decodedTarget("greenhouse"),
-                new DecodedRequest("dev-1", java.util.Map.of("temperature", "warm"), null, null, null), null, null))
-                .isInstanceOfSatisfying(ErrorResponseException.class,
+        assertThatThrownBy(() -> factory.createDecoded(
+                        factory.decodedTarget("greenhouse"),
+                        new DecodedRequest("dev-1", java.util.Map.of("temperature", "warm"), null, null, null),
+                        null,
+                        null))
+                .isInstanceOfSatisfying(
+                        ErrorResponseException.class,
                         e -> assertThat(e.getBody().getDetail()).contains("must be a finite number"));
     }
 
     @Test
     void shouldRejectChannelNamesOutsideThePattern() {
         assertThatThrownBy(() -> factory.target("Bad_Channel", "em300th"))
-                .isInstanceOfSatisfying(ErrorResponseException.class,
+                .isInstanceOfSatisfying(
+                        ErrorResponseException.class,
                         e -> assertThat(e.getBody().getType().toString()).endsWith("/invalid-name"));
     }
 

@@ -7,7 +7,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.iotpipeline.events.fuzz.Fuzz;
 import dev.iotpipeline.events.fuzz.JsonFuzz;
 import dev.iotpipeline.events.fuzz.JsonFuzz.Body;
-import dev.iotpipeline.web.problem.Problems;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
@@ -38,8 +37,8 @@ class UplinkParsingPropertiesTest {
     private static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
 
     private final RequestItems items = new RequestItems(MAX_BATCH);
-    private final UplinkFactory factory = new UplinkFactory(Set.of("em300th", "json", "lht65")::contains, MAX_PAYLOAD,
-            Clock.systemUTC());
+    private final UplinkFactory factory =
+            new UplinkFactory(Set.of("em300th", "json", "lht65")::contains, MAX_PAYLOAD, Clock.systemUTC());
 
     /** The rejection every controller path maps to a 4xx answer, with a problem type of our own. */
     static boolean clientError(ErrorResponseException e) {
@@ -55,35 +54,52 @@ class UplinkParsingPropertiesTest {
 
     @Property
     void anyBodyIsATreeOrAClientError(@ForAll("anyBodies") Body body) {
-        JsonNode tree = Fuzz.expect(() -> items.parse(body.bytes()), ErrorResponseException.class,
-                UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
+        JsonNode tree = Fuzz.expect(
+                () -> items.parse(body.bytes()),
+                ErrorResponseException.class,
+                UplinkParsingPropertiesTest::clientError,
+                UplinkParsingPropertiesTest::problemType);
         if (tree != null) {
-            assertThat(tree.isMissingNode() || tree.isValueNode() || tree.isContainer()).isTrue();
+            assertThat(tree.isMissingNode() || tree.isValueNode() || tree.isContainer())
+                    .isTrue();
         }
     }
 
     @Property
-    void anyEncodedBodyBecomesUplinksOrAClientError(@ForAll("encodedBodies") Body body,
-            @ForAll("idempotencyKeys") String idempotencyKey) {
-        var uplinks = Fuzz.expect(() -> items.map(items.parse(body.bytes()), UplinkRequest.class,
-                (request, index) -> factory.create(factory.target("fuzz", "em300th"), request, idempotencyKey, index)),
-                ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
+    void anyEncodedBodyBecomesUplinksOrAClientError(
+            @ForAll("encodedBodies") Body body, @ForAll("idempotencyKeys") String idempotencyKey) {
+        var uplinks = Fuzz.expect(
+                () -> items.map(
+                        items.parse(body.bytes()),
+                        UplinkRequest.class,
+                        (request, index) ->
+                                factory.create(factory.target("fuzz", "em300th"), request, idempotencyKey, index)),
+                ErrorResponseException.class,
+                UplinkParsingPropertiesTest::clientError,
+                UplinkParsingPropertiesTest::problemType);
         if (uplinks != null) {
             assertThat(uplinks).isNotEmpty().hasSizeLessThanOrEqualTo(MAX_BATCH).allSatisfy(uplink -> {
                 assertThat(uplink.deviceId()).matches(DEVICE_ID);
                 assertThat(uplink.payload()).isNotEmpty().hasSizeLessThanOrEqualTo(MAX_PAYLOAD);
-                assertThat(uplink.fPort()).satisfiesAnyOf(p -> assertThat(p).isNull(),
-                        p -> assertThat(p).isBetween(0, 255));
+                assertThat(uplink.fPort())
+                        .satisfiesAnyOf(
+                                p -> assertThat(p).isNull(), p -> assertThat(p).isBetween(0, 255));
             });
         }
     }
 
     @Property
-    void anyDecodedBodyBecomesUplinksOrAClientError(@ForAll("decodedBodies") Body body,
-            @ForAll("idempotencyKeys") String idempotencyKey) {
-        var uplinks = Fuzz.expect(() -> items.map(items.parse(body.bytes()), DecodedRequest.class,
-                (request, index) -> factory.createDecoded(factory.decodedTarget("fuzz"), request, idempotencyKey, index)),
-                ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
+    void anyDecodedBodyBecomesUplinksOrAClientError(
+            @ForAll("decodedBodies") Body body, @ForAll("idempotencyKeys") String idempotencyKey) {
+        var uplinks = Fuzz.expect(
+                () -> items.map(
+                        items.parse(body.bytes()),
+                        DecodedRequest.class,
+                        (request, index) ->
+                                factory.createDecoded(factory.decodedTarget("fuzz"), request, idempotencyKey, index)),
+                ErrorResponseException.class,
+                UplinkParsingPropertiesTest::clientError,
+                UplinkParsingPropertiesTest::problemType);
         if (uplinks != null) {
             assertThat(uplinks).isNotEmpty().allSatisfy(uplink -> {
                 assertThat(uplink.deviceType()).isEqualTo("json");
@@ -94,11 +110,17 @@ class UplinkParsingPropertiesTest {
 
     @Property
     void anyTheThingsStackMessageBecomesAnUplinkAnAcknowledgementOrAClientError(@ForAll("ttsBodies") Body body) {
-        var uplink = Fuzz.expect(() -> {
-                    var forwarded = Messages.uplinkOrNull(NetworkServerFormats.theThingsStack(items.parse(body.bytes())));
-                    return forwarded == null ? null : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded);
+        var uplink = Fuzz.expect(
+                () -> {
+                    var forwarded =
+                            Messages.uplinkOrNull(NetworkServerFormats.theThingsStack(items.parse(body.bytes())));
+                    return forwarded == null
+                            ? null
+                            : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded);
                 },
-                ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
+                ErrorResponseException.class,
+                UplinkParsingPropertiesTest::clientError,
+                UplinkParsingPropertiesTest::problemType);
         if (uplink != null) {
             assertThat(uplink.deviceId()).matches(DEVICE_ID);
             assertThat(uplink.payload()).isNotEmpty();
@@ -107,11 +129,17 @@ class UplinkParsingPropertiesTest {
 
     @Property
     void anyChirpStackEventBecomesAnUplinkAnAcknowledgementOrAClientError(@ForAll("chirpStackBodies") Body body) {
-        var uplink = Fuzz.expect(() -> {
-                    var forwarded = Messages.uplinkOrNull(NetworkServerFormats.chirpStack("up", items.parse(body.bytes())));
-                    return forwarded == null ? null : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded);
+        var uplink = Fuzz.expect(
+                () -> {
+                    var forwarded =
+                            Messages.uplinkOrNull(NetworkServerFormats.chirpStack("up", items.parse(body.bytes())));
+                    return forwarded == null
+                            ? null
+                            : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded);
                 },
-                ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
+                ErrorResponseException.class,
+                UplinkParsingPropertiesTest::clientError,
+                UplinkParsingPropertiesTest::problemType);
         if (uplink != null) {
             assertThat(uplink.deviceId()).matches(DEVICE_ID);
             assertThat(uplink.payload()).isNotEmpty();
@@ -120,10 +148,14 @@ class UplinkParsingPropertiesTest {
 
     @Property
     void anyPathIsATargetOrAClientError(@ForAll("channels") String channel, @ForAll("names") String deviceType) {
-        Fuzz.expect(() -> {
-            factory.target(channel, deviceType);
-            return channel;
-        }, ErrorResponseException.class, UplinkParsingPropertiesTest::clientError, UplinkParsingPropertiesTest::problemType);
+        Fuzz.expect(
+                () -> {
+                    factory.target(channel, deviceType);
+                    return channel;
+                },
+                ErrorResponseException.class,
+                UplinkParsingPropertiesTest::clientError,
+                UplinkParsingPropertiesTest::problemType);
     }
 
     @Provide
@@ -135,8 +167,11 @@ class UplinkParsingPropertiesTest {
     Arbitrary<Body> encodedBodies() {
         var fields = JsonFuzz.fields();
         fields.put("deviceId", field(deviceIds()));
-        fields.put("payload", field(payloadBytes().map(b -> quote(Base64.getEncoder().encodeToString(b)))));
-        fields.put("payloadHex", field(payloadBytes().map(b -> quote(HexFormat.of().formatHex(b)))));
+        fields.put(
+                "payload",
+                field(payloadBytes().map(b -> quote(Base64.getEncoder().encodeToString(b)))));
+        fields.put(
+                "payloadHex", field(payloadBytes().map(b -> quote(HexFormat.of().formatHex(b)))));
         fields.put("fPort", field(Arbitraries.integers().between(-2, 300).map(String::valueOf)));
         fields.put("id", field(JsonFuzz.strings().map(JsonFuzz::quote)));
         fields.put("measuredAt", field(times()));
@@ -148,8 +183,10 @@ class UplinkParsingPropertiesTest {
         var names = Arbitraries.frequencyOf(
                 Tuple.of(12, Arbitraries.of("temperature", "humidity", "co2", "a", "x.y", "B_1-2")),
                 Tuple.of(1, JsonFuzz.strings()));
-        var measurement = Combinators.combine(names, Arbitraries.frequencyOf(Tuple.of(12, JsonFuzz.numbers()),
-                Tuple.of(1, JsonFuzz.values(1)))).as((name, value) -> quote(name) + ":" + value);
+        var measurement = Combinators.combine(
+                        names,
+                        Arbitraries.frequencyOf(Tuple.of(12, JsonFuzz.numbers()), Tuple.of(1, JsonFuzz.values(1))))
+                .as((name, value) -> quote(name) + ":" + value);
         var fields = JsonFuzz.fields();
         fields.put("deviceId", field(deviceIds()));
         fields.put("measurements", field(measurement.list().ofMaxSize(6).map(m -> "{" + String.join(",", m) + "}")));
@@ -165,7 +202,12 @@ class UplinkParsingPropertiesTest {
         applicationIds.put("application_id", field(JsonFuzz.strings().map(JsonFuzz::quote)));
         var ids = JsonFuzz.fields();
         ids.put("device_id", field(deviceIds()));
-        ids.put("dev_eui", field(Arbitraries.strings().withChars("0123456789ABCDEF").ofLength(16).map(JsonFuzz::quote)));
+        ids.put(
+                "dev_eui",
+                field(Arbitraries.strings()
+                        .withChars("0123456789ABCDEF")
+                        .ofLength(16)
+                        .map(JsonFuzz::quote)));
         ids.put("application_ids", field(JsonFuzz.shaped(applicationIds)));
         var lora = JsonFuzz.fields();
         lora.put("spreading_factor", field(Arbitraries.integers().between(5, 12).map(String::valueOf)));
@@ -180,15 +222,22 @@ class UplinkParsingPropertiesTest {
         var message = JsonFuzz.fields();
         message.put("f_port", field(Arbitraries.integers().between(-2, 300).map(String::valueOf)));
         message.put("f_cnt", field(Arbitraries.longs().between(0, 1L << 33).map(String::valueOf)));
-        message.put("frm_payload", field(payloadBytes().map(b -> quote(Base64.getEncoder().encodeToString(b)))));
+        message.put(
+                "frm_payload",
+                field(payloadBytes().map(b -> quote(Base64.getEncoder().encodeToString(b)))));
         message.put("rx_metadata", field(gateways()));
         message.put("settings", field(JsonFuzz.shaped(settings)));
         message.put("received_at", field(times()));
         message.put("version_ids", field(JsonFuzz.shaped(versions)));
         var event = JsonFuzz.fields();
         event.put("end_device_ids", field(JsonFuzz.shaped(ids)));
-        event.put("correlation_ids", field(Arbitraries.of("as:up:01E0WZGT6Y7657CPFPE5WEYDSQ", "gs:conn:1", "as:up:")
-                .map(JsonFuzz::quote).list().ofMaxSize(4).map(list -> "[" + String.join(",", list) + "]")));
+        event.put(
+                "correlation_ids",
+                field(Arbitraries.of("as:up:01E0WZGT6Y7657CPFPE5WEYDSQ", "gs:conn:1", "as:up:")
+                        .map(JsonFuzz::quote)
+                        .list()
+                        .ofMaxSize(4)
+                        .map(list -> "[" + String.join(",", list) + "]")));
         event.put("received_at", field(times()));
         event.put("uplink_message", field(JsonFuzz.shaped(message)));
         return JsonFuzz.bodies(JsonFuzz.shaped(event));
@@ -197,20 +246,30 @@ class UplinkParsingPropertiesTest {
     @Provide
     Arbitrary<Body> chirpStackBodies() {
         var device = JsonFuzz.fields();
-        device.put("devEui", field(Arbitraries.strings().withChars("0123456789abcdef").ofLength(16).map(JsonFuzz::quote)));
+        device.put(
+                "devEui",
+                field(Arbitraries.strings()
+                        .withChars("0123456789abcdef")
+                        .ofLength(16)
+                        .map(JsonFuzz::quote)));
         device.put("deviceName", field(JsonFuzz.strings().map(JsonFuzz::quote)));
         device.put("applicationName", field(JsonFuzz.strings().map(JsonFuzz::quote)));
         device.put("deviceProfileName", field(JsonFuzz.strings().map(JsonFuzz::quote)));
         var txInfo = JsonFuzz.fields();
-        txInfo.put("frequency", field(Arbitraries.integers().between(860_000_000, 930_000_000).map(String::valueOf)));
+        txInfo.put(
+                "frequency",
+                field(Arbitraries.integers().between(860_000_000, 930_000_000).map(String::valueOf)));
         var event = JsonFuzz.fields();
-        event.put("deduplicationId", field(Arbitraries.create(() -> quote(java.util.UUID.randomUUID().toString()))));
+        event.put(
+                "deduplicationId",
+                field(Arbitraries.create(() -> quote(java.util.UUID.randomUUID().toString()))));
         event.put("time", field(times()));
         event.put("deviceInfo", field(JsonFuzz.shaped(device)));
         event.put("fCnt", field(Arbitraries.longs().between(0, 1L << 33).map(String::valueOf)));
         event.put("fPort", field(Arbitraries.integers().between(-2, 300).map(String::valueOf)));
         event.put("dr", field(Arbitraries.integers().between(0, 15).map(String::valueOf)));
-        event.put("data", field(payloadBytes().map(b -> quote(Base64.getEncoder().encodeToString(b)))));
+        event.put(
+                "data", field(payloadBytes().map(b -> quote(Base64.getEncoder().encodeToString(b)))));
         event.put("rxInfo", field(gateways()));
         event.put("txInfo", field(JsonFuzz.shaped(txInfo)));
         return JsonFuzz.bodies(JsonFuzz.shaped(event));
@@ -229,7 +288,8 @@ class UplinkParsingPropertiesTest {
 
     @Provide
     Arbitrary<String> names() {
-        return Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.just(null)),
+        return Arbitraries.frequencyOf(
+                Tuple.of(1, Arbitraries.just(null)),
                 Tuple.of(2, Arbitraries.of("em300th", "json", "lht65", "fuzz", "a", "-a", "A", "unknown-type")),
                 Tuple.of(1, Arbitraries.strings().withChars("abcz09-").ofMaxLength(70)),
                 Tuple.of(2, JsonFuzz.strings()));
@@ -237,9 +297,18 @@ class UplinkParsingPropertiesTest {
 
     private static Arbitrary<String> deviceIds() {
         return Arbitraries.frequencyOf(
-                Tuple.of(4, Combinators.combine(Arbitraries.strings().withChars("aZ09").ofLength(1),
-                        Arbitraries.strings().withChars("aZ09._:-").ofMaxLength(130)).as(String::concat)),
-                Tuple.of(1, JsonFuzz.strings())).map(JsonFuzz::quote);
+                        Tuple.of(
+                                4,
+                                Combinators.combine(
+                                                Arbitraries.strings()
+                                                        .withChars("aZ09")
+                                                        .ofLength(1),
+                                                Arbitraries.strings()
+                                                        .withChars("aZ09._:-")
+                                                        .ofMaxLength(130))
+                                        .as(String::concat)),
+                        Tuple.of(1, JsonFuzz.strings()))
+                .map(JsonFuzz::quote);
     }
 
     private static Arbitrary<byte[]> payloadBytes() {
@@ -248,10 +317,16 @@ class UplinkParsingPropertiesTest {
 
     private static Arbitrary<String> times() {
         return Arbitraries.frequencyOf(
-                Tuple.of(4, Arbitraries.longs().between(0, 4_102_444_800L)
-                        .map(s -> quote(Instant.ofEpochSecond(s).toString()))),
-                Tuple.of(2, Arbitraries.longs().between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond())
-                        .map(s -> quote(Instant.ofEpochSecond(s).toString()))),
+                Tuple.of(
+                        4,
+                        Arbitraries.longs()
+                                .between(0, 4_102_444_800L)
+                                .map(s -> quote(Instant.ofEpochSecond(s).toString()))),
+                Tuple.of(
+                        2,
+                        Arbitraries.longs()
+                                .between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond())
+                                .map(s -> quote(Instant.ofEpochSecond(s).toString()))),
                 Tuple.of(1, JsonFuzz.numbers()),
                 Tuple.of(1, JsonFuzz.strings().map(JsonFuzz::quote)));
     }
@@ -262,5 +337,4 @@ class UplinkParsingPropertiesTest {
         gateway.put("snr", field(Arbitraries.doubles().between(-20, 15).map(String::valueOf)));
         return JsonFuzz.shaped(gateway).list().ofMaxSize(4).map(list -> "[" + String.join(",", list) + "]");
     }
-
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
-import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.clearInvocations;
+import static org.mockito.Mockito.mock;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -55,7 +55,8 @@ class UplinkPublisherTest {
     void shouldCompleteOnlyWhenEveryUplinkIsAcknowledged() {
         var ack = new CompletableFuture<SendResult<String, Object>>();
         when(kafka.send(any(ProducerRecord.class))).thenReturn(ack);
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         var published = publisher.publish(List.of(uplink(), uplink()));
 
@@ -69,7 +70,8 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503WithRetryAfterWhenKafkaDoesNotAcknowledgeInTime() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         assertThat(metrics.inFlight()).hasValue(0);
@@ -78,7 +80,8 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503WhenSendCannotEvenBuffer() {
         when(kafka.send(any(ProducerRecord.class))).thenThrow(new TimeoutException("metadata not available"));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
     }
@@ -86,7 +89,8 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503OverloadedBeyondTheInFlightBound() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, metrics, NO_TRACING);
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, metrics, NO_TRACING);
         publisher.publish(List.of(uplink(), uplink()));
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink())), "overloaded");
@@ -94,9 +98,11 @@ class UplinkPublisherTest {
 
     @Test
     void shouldRefuseAtOnceWithoutTouchingTheProducerOnceASendTimedOut() {
-        when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.failedFuture(
-                new KafkaProducerException(null, "send failed", new TimeoutException("Expiring 1 record(s)"))));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+        when(kafka.send(any(ProducerRecord.class)))
+                .thenReturn(CompletableFuture.failedFuture(
+                        new KafkaProducerException(null, "send failed", new TimeoutException("Expiring 1 record(s)"))));
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         clearInvocations(kafka);
 
@@ -113,9 +119,10 @@ class UplinkPublisherTest {
 
     @Test
     void shouldOpenTheCircuitWhenSendCannotGetMetadataWithinMaxBlock() {
-        when(kafka.send(any(ProducerRecord.class))).thenThrow(
-                new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms."));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+        when(kafka.send(any(ProducerRecord.class)))
+                .thenThrow(new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms."));
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
 
@@ -125,7 +132,8 @@ class UplinkPublisherTest {
     @Test
     void shouldSendAgainOnlyAfterAProbeReachedTheCluster() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
         circuit.startProbing(Duration.ofMillis(20));
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(circuit::isOpen);
@@ -144,10 +152,11 @@ class UplinkPublisherTest {
     void shouldNeverReportSuccessWhenOneUplinkOfABatchWasNotAcknowledged() {
         when(kafka.send(any(ProducerRecord.class)))
                 .thenReturn(CompletableFuture.completedFuture(null))
-                .thenReturn(CompletableFuture.failedFuture(new KafkaProducerException(null, "send failed",
-                        new NetworkException("Disconnected from node 1"))))
+                .thenReturn(CompletableFuture.failedFuture(new KafkaProducerException(
+                        null, "send failed", new NetworkException("Disconnected from node 1"))))
                 .thenReturn(CompletableFuture.completedFuture(null));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink(), uplink())), "kafka-unavailable");
         assertThat(circuit.isOpen()).isTrue();
@@ -155,9 +164,11 @@ class UplinkPublisherTest {
 
     @Test
     void shouldKeepTheCircuitClosedWhenARecordIsRejectedForItsOwnSake() {
-        when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.failedFuture(
-                new KafkaProducerException(null, "send failed", new RecordTooLargeException("too large"))));
-        var publisher = new UplinkPublisher(kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+        when(kafka.send(any(ProducerRecord.class)))
+                .thenReturn(CompletableFuture.failedFuture(
+                        new KafkaProducerException(null, "send failed", new RecordTooLargeException("too large"))));
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
 
         assertThatThrownBy(publisher.publish(List.of(uplink()))::join).isInstanceOf(CompletionException.class);
 
@@ -165,8 +176,10 @@ class UplinkPublisherTest {
     }
 
     private static void assertUnavailable(CompletableFuture<?> published, String type) {
-        assertThatThrownBy(published::join).isInstanceOf(CompletionException.class)
-                .cause().isInstanceOfSatisfying(ErrorResponseException.class, e -> {
+        assertThatThrownBy(published::join)
+                .isInstanceOf(CompletionException.class)
+                .cause()
+                .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
                     assertThat(e.getStatusCode().value()).isEqualTo(503);
                     assertThat(e.getBody().getType().toString()).endsWith("/" + type);
                     assertThat(e.getHeaders().getFirst("Retry-After")).isEqualTo("2");
@@ -174,7 +187,7 @@ class UplinkPublisherTest {
     }
 
     private static EncodedUplink uplink() {
-        return new EncodedUplink(Ids.newId(), 1, "c", "em300th", "d", null, new byte[] {1}, Instant.now(), null,
-                Map.of());
+        return new EncodedUplink(
+                Ids.newId(), 1, "c", "em300th", "d", null, new byte[] {1}, Instant.now(), null, Map.of());
     }
 }

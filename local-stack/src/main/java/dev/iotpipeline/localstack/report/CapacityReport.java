@@ -23,13 +23,13 @@ final class CapacityReport {
 
     private static final List<String> PERCENTILES = List.of("p50", "p95", "p99");
 
-    private CapacityReport() {
-    }
+    private CapacityReport() {}
 
     /** The steady rate: half the median of the ramps' maximum sustainable rates, rounded down. */
     static long rate50(Path dir) throws IOException {
         var maxima = load(dir, "ramp-", "capacity-ramp-result.json").stream()
-                .map(r -> r.get("maxSustainable").asDouble()).toList();
+                .map(r -> r.get("maxSustainable").asDouble())
+                .toList();
         return (long) (Fmt.median(maxima) / 2);
     }
 
@@ -37,18 +37,23 @@ final class CapacityReport {
         List<Path> runs;
         try (var dirs = Files.list(dir)) {
             runs = dirs.filter(d -> d.getFileName().toString().startsWith(prefix) && Files.exists(d.resolve(file)))
-                    .sorted(Comparator.comparingInt(CapacityReport::repeat)).toList();
+                    .sorted(Comparator.comparingInt(CapacityReport::repeat))
+                    .toList();
         }
         var loaded = new ArrayList<ObjectNode>();
         for (var run : runs) {
             var result = (ObjectNode) Json.read(run.resolve(file));
             var failed = result.arrayNode();
             try (var files = Files.list(run)) {
-                var summary = files.filter(f -> f.getFileName().toString().endsWith("-summary.json")).sorted().findFirst();
+                var summary = files.filter(f -> f.getFileName().toString().endsWith("-summary.json"))
+                        .sorted()
+                        .findFirst();
                 if (summary.isPresent()) {
                     for (var metric : Json.read(summary.get()).path("metrics").properties()) {
-                        for (var threshold : metric.getValue().path("thresholds").properties()) {
-                            if (!threshold.getValue().path("ok").asBoolean(true) && !threshold.getKey().endsWith(">=0")) {
+                        for (var threshold :
+                                metric.getValue().path("thresholds").properties()) {
+                            if (!threshold.getValue().path("ok").asBoolean(true)
+                                    && !threshold.getKey().endsWith(">=0")) {
                                 failed.add(metric.getKey() + " " + threshold.getKey());
                             }
                         }
@@ -76,12 +81,22 @@ final class CapacityReport {
         }
         var doubles = present.stream().mapToDouble(JsonNode::asDouble).toArray();
         double mean = java.util.Arrays.stream(doubles).sum() / doubles.length;
-        double squares = java.util.Arrays.stream(doubles).map(v -> (v - mean) * (v - mean)).sum();
+        double squares = java.util.Arrays.stream(doubles)
+                .map(v -> (v - mean) * (v - mean))
+                .sum();
         var node = Json.MAPPER.createObjectNode();
         node.put("mean", mean);
         node.put("stdev", doubles.length > 1 ? Math.sqrt(squares / (doubles.length - 1)) : 0.0);
-        node.set("min", present.stream().min(Comparator.comparingDouble(JsonNode::asDouble)).orElseThrow());
-        node.set("max", present.stream().max(Comparator.comparingDouble(JsonNode::asDouble)).orElseThrow());
+        node.set(
+                "min",
+                present.stream()
+                        .min(Comparator.comparingDouble(JsonNode::asDouble))
+                        .orElseThrow());
+        node.set(
+                "max",
+                present.stream()
+                        .max(Comparator.comparingDouble(JsonNode::asDouble))
+                        .orElseThrow());
         node.put("n", doubles.length);
         return node;
     }
@@ -119,14 +134,18 @@ final class CapacityReport {
         var slowdown = Json.MAPPER.createArrayNode();
         for (var kind : List.of("http", "timeLapse")) {
             for (var p : PERCENTILES) {
-                var base = spread(steady.stream().map(r -> step(r).get(kind).get(p)).toList());
-                var load = spread(stressed.stream().map(r -> step(r).get(kind).get(p)).toList());
+                var base = spread(
+                        steady.stream().map(r -> step(r).get(kind).get(p)).toList());
+                var load = spread(
+                        stressed.stream().map(r -> step(r).get(kind).get(p)).toList());
                 var entry = slowdown.addObject();
                 entry.put("figure", (kind.equals("http") ? "POST" : "time_lapse") + " " + p);
                 entry.set("unstressed", base);
                 entry.set("stressed", load);
                 if (base != null && load != null && base.get("mean").asDouble() != 0) {
-                    entry.put("slowdown", load.get("mean").asDouble() / base.get("mean").asDouble());
+                    entry.put(
+                            "slowdown",
+                            load.get("mean").asDouble() / base.get("mean").asDouble());
                 } else {
                     entry.putNull("slowdown");
                 }
@@ -144,7 +163,9 @@ final class CapacityReport {
         out.set("steady", out.arrayNode().addAll(steady));
         out.set("stressed", out.arrayNode().addAll(stressed));
         out.set("slowdown", slowdown);
-        Files.writeString(dir.resolve("capacity.json"), Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(out));
+        Files.writeString(
+                dir.resolve("capacity.json"),
+                Json.MAPPER.writerWithDefaultPrettyPrinter().writeValueAsString(out));
 
         var lines = new ArrayList<>(List.of("# Capacity and stress (seed 002)", "", "- **Run:** " + date));
         if (!out.get("command").asString().isEmpty()) {
@@ -157,13 +178,22 @@ final class CapacityReport {
                 + env.getOrDefault("NOTIFY_URL", "http://127.0.0.1:8083"));
         if (!ramps.isEmpty()) {
             var r = ramps.getFirst();
-            lines.add("- **Ramp:** single EM300-TH uplinks, steps of " + Fmt.plain(r.get("stepSeconds")) + " s; a step fails on any"
-                    + " failed or unsent uplink, POST p99 > " + Fmt.plain(r.get("httpP99Bound")) + " ms or time_lapse p99 > "
-                    + Fmt.plain(r.get("e2eP99Bound")) + " ms (receivedAt at ingest -> WebSocket, sampled on probe devices)");
+            lines.add("- **Ramp:** single EM300-TH uplinks, steps of " + Fmt.plain(r.get("stepSeconds"))
+                    + " s; a step fails on any"
+                    + " failed or unsent uplink, POST p99 > " + Fmt.plain(r.get("httpP99Bound"))
+                    + " ms or time_lapse p99 > "
+                    + Fmt.plain(r.get("e2eP99Bound"))
+                    + " ms (receivedAt at ingest -> WebSocket, sampled on probe devices)");
         }
-        lines.add(!stressed.isEmpty() ? "- **Stress:** `stress-ng " + out.get("stress").asString() + "` on the same machine"
-                : "- **Stress:** none (stress-ng missing)");
-        lines.addAll(List.of("", "## Maximum sustainable rate", "", "| ramp | maximum sustainable | first failing step | why |",
+        lines.add(
+                !stressed.isEmpty()
+                        ? "- **Stress:** `stress-ng " + out.get("stress").asString() + "` on the same machine"
+                        : "- **Stress:** none (stress-ng missing)");
+        lines.addAll(List.of(
+                "",
+                "## Maximum sustainable rate",
+                "",
+                "| ramp | maximum sustainable | first failing step | why |",
                 "|---|---|---|---|"));
         for (var r : ramps) {
             var first = r.get("firstFailing");
@@ -176,9 +206,15 @@ final class CapacityReport {
                     + (failing ? Fmt.grouped(first.get("rate")) + "/s" : "none") + " | "
                     + (failing ? String.join("; ", why) : "no step failed") + " |");
         }
-        lines.addAll(List.of("", "Over " + ramps.size() + " ramps: " + spreadText(maxima, "/s")
-                + ". Steady runs below at 50 % of the median: **" + Fmt.grouped((double) rate50) + " uplinks/s**.", ""));
-        lines.addAll(List.of("## 50 % of capacity, without and with stress", "",
+        lines.addAll(List.of(
+                "",
+                "Over " + ramps.size() + " ramps: " + spreadText(maxima, "/s")
+                        + ". Steady runs below at 50 % of the median: **" + Fmt.grouped((double) rate50)
+                        + " uplinks/s**.",
+                ""));
+        lines.addAll(List.of(
+                "## 50 % of capacity, without and with stress",
+                "",
                 "| run | accepted | stored | POST p50 / p95 / p99 | time_lapse p50 / p95 / p99 | thresholds |",
                 "|---|---|---|---|---|---|"));
         var both = new ArrayList<>(steady);
@@ -189,19 +225,35 @@ final class CapacityReport {
             r.get("failedThresholds").values().forEach(t -> failed.add(t.asString()));
             lines.add("| " + r.get("run").asString() + " | " + Fmt.grouped(step.get("accepted")) + " of "
                     + Fmt.grouped(step.get("planned")) + " | " + Fmt.grouped(r.get("stored")) + " | "
-                    + String.join(" / ", PERCENTILES.stream().map(p -> ms(step.get("http").get(p))).toList()) + " | "
-                    + String.join(" / ", PERCENTILES.stream().map(p -> ms(step.get("timeLapse").get(p))).toList()) + " | "
+                    + String.join(
+                            " / ",
+                            PERCENTILES.stream()
+                                    .map(p -> ms(step.get("http").get(p)))
+                                    .toList()) + " | "
+                    + String.join(
+                            " / ",
+                            PERCENTILES.stream()
+                                    .map(p -> ms(step.get("timeLapse").get(p)))
+                                    .toList()) + " | "
                     + (failed.isEmpty() ? "ok" : "FAILED: " + String.join(", ", failed)) + " |");
         }
-        lines.addAll(List.of("", "## Slowdown under stress", "",
-                "| figure (ms) | unstressed, mean ± sd | stressed, mean ± sd | slowdown |", "|---|---|---|---|"));
+        lines.addAll(List.of(
+                "",
+                "## Slowdown under stress",
+                "",
+                "| figure (ms) | unstressed, mean ± sd | stressed, mean ± sd | slowdown |",
+                "|---|---|---|---|"));
         for (var s : slowdown.values()) {
-            var factor = s.get("slowdown").isNull() || s.get("slowdown").asDouble() == 0 ? "n/a"
+            var factor = s.get("slowdown").isNull() || s.get("slowdown").asDouble() == 0
+                    ? "n/a"
                     : Fmt.fixed(s.get("slowdown").asDouble(), 2) + "x";
             lines.add("| " + s.get("figure").asString() + " | " + spreadText(s.get("unstressed"), "") + " | "
                     + spreadText(s.get("stressed"), "") + " | " + factor + " |");
         }
-        lines.addAll(List.of("", "## Seed 002", "",
+        lines.addAll(List.of(
+                "",
+                "## Seed 002",
+                "",
                 "Kafka on Mesos (3 n1-standard-4 brokers, 10 KB messages, 1 partition replicated to every broker): the "
                         + "baseline overloaded after 850 s at two clients x 700 msg/s, so 50 % was 350 msg/s per client; the "
                         + "stress (`stress`, 98 % of memory over 4 threads, 10 GB of disk writes each) results were never "

@@ -10,8 +10,7 @@ import tools.jackson.databind.JsonNode;
 /** Number formatting for the reports: thousands separators, fixed decimals, JSON numbers as written. */
 final class Fmt {
 
-    private Fmt() {
-    }
+    private Fmt() {}
 
     /** "1,234" for integral values, the value as written otherwise (e.g. "12.5"). */
     static String grouped(JsonNode number) {
@@ -23,13 +22,23 @@ final class Fmt {
 
     /** "1,235": rounded half to even, with thousands separators; "nan" for NaN. */
     static String grouped(double value) {
-        return !Double.isFinite(value) ? special(value)
-                : String.format(Locale.ROOT, "%,d", new BigDecimal(value).setScale(0, RoundingMode.HALF_EVEN).toBigInteger());
+        return !Double.isFinite(value)
+                ? special(value)
+                : String.format(
+                        Locale.ROOT,
+                        "%,d",
+                        new BigDecimal(value)
+                                .setScale(0, RoundingMode.HALF_EVEN)
+                                .toBigInteger());
     }
 
     /** "12.3" with the given decimals, the exact value rounded half to even; "nan" for NaN. */
     static String fixed(double value, int decimals) {
-        return !Double.isFinite(value) ? special(value) : new BigDecimal(value).setScale(decimals, RoundingMode.HALF_EVEN).toPlainString();
+        return !Double.isFinite(value)
+                ? special(value)
+                : new BigDecimal(value)
+                        .setScale(decimals, RoundingMode.HALF_EVEN)
+                        .toPlainString();
     }
 
     private static String special(double value) {
@@ -53,7 +62,10 @@ final class Fmt {
 
     /** Six significant digits without trailing zeros: 1 as "1", 0.5 as "0.5". */
     static String general(double value) {
-        return new BigDecimal(value).round(new MathContext(6)).stripTrailingZeros().toPlainString();
+        return new BigDecimal(value)
+                .round(new MathContext(6))
+                .stripTrailingZeros()
+                .toPlainString();
     }
 
     /** The median: the middle value, or the mean of the two middle values; NaN when there is none. */

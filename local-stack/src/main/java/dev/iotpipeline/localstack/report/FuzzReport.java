@@ -20,16 +20,18 @@ import java.util.regex.Pattern;
 final class FuzzReport {
 
     private static final Pattern REPORT = Pattern.compile("^timestamp = \\S+, (\\w+):(\\w+) = $");
-    private static final Pattern STATS = Pattern.compile("^timestamp = \\S+, \\[(\\w+):(\\w+)\\] \\((\\d+)\\) outcome = $");
+    private static final Pattern STATS =
+            Pattern.compile("^timestamp = \\S+, \\[(\\w+):(\\w+)\\] \\((\\d+)\\) outcome = $");
     private static final Pattern ENTRY = Pattern.compile("^\\s+(.*?)\\s+\\(\\s*(\\d+)\\) :\\s+([\\d.]+) %$");
     private static final Pattern KEY = Pattern.compile("^(tries|checks|seed)\\s+=\\s+(\\S+)");
-    private static final Pattern TESTCASE = Pattern.compile("<testcase name=\"(?<name>[^\"]*)\" classname=\"(?<classname>[^\"]*)\""
-            + " time=\"(?<time>[^\"]*)\"(?:/>|>(?<body>.*?)</testcase>)", Pattern.DOTALL);
+    private static final Pattern TESTCASE = Pattern.compile(
+            "<testcase name=\"(?<name>[^\"]*)\" classname=\"(?<classname>[^\"]*)\""
+                    + " time=\"(?<time>[^\"]*)\"(?:/>|>(?<body>.*?)</testcase>)",
+            Pattern.DOTALL);
     private static final Pattern FAILED = Pattern.compile("<(failure|error)\\b");
     private static final Pattern VALUE = Pattern.compile("value|decoded|evaluated");
 
-    record Outcome(String label, long count) {
-    }
+    record Outcome(String label, long count) {}
 
     /** One property: what jqwik reported, surefire's time and whether it failed. */
     static final class Property {
@@ -39,15 +41,12 @@ final class FuzzReport {
         boolean failed;
     }
 
-    record Key(String cls, String property) {
-    }
+    record Key(String cls, String property) {}
 
     /** The report, and whether it counts as passed (no property failed, at least one ran). */
-    record Result(String markdown, boolean passed) {
-    }
+    record Result(String markdown, boolean passed) {}
 
-    private FuzzReport() {
-    }
+    private FuzzReport() {}
 
     static Map<Key, Property> properties(Path moduleDir) throws IOException {
         var found = new TreeMap<Key, Property>(Comparator.comparing(Key::cls).thenComparing(Key::property));
@@ -86,7 +85,8 @@ final class FuzzReport {
             var cases = TESTCASE.matcher(read(path));
             while (cases.find()) {
                 var classname = cases.group("classname");
-                var property = found.get(new Key(classname.substring(classname.lastIndexOf('.') + 1), cases.group("name")));
+                var property =
+                        found.get(new Key(classname.substring(classname.lastIndexOf('.') + 1), cases.group("name")));
                 if (property != null) {
                     var time = cases.group("time");
                     property.time = time.isEmpty() ? 0 : Double.parseDouble(time);
@@ -102,7 +102,9 @@ final class FuzzReport {
     static String outcomeSummary(List<Outcome> outcomes) {
         long sum = outcomes.stream().mapToLong(Outcome::count).sum();
         long total = sum == 0 ? 1 : sum;
-        var ranked = outcomes.stream().sorted(Comparator.comparingLong(o -> -o.count())).toList();
+        var ranked = outcomes.stream()
+                .sorted(Comparator.comparingLong(o -> -o.count()))
+                .toList();
         var shown = new ArrayList<String>();
         for (int i = 0; i < ranked.size(); i++) {
             var o = ranked.get(i);
@@ -128,7 +130,8 @@ final class FuzzReport {
                 totalTries += tries;
                 totalFailed += failed;
                 totalTime += data.time;
-                rows.add("| " + module + " | `" + entry.getKey().cls() + "." + entry.getKey().property() + "` | "
+                rows.add("| " + module + " | `" + entry.getKey().cls() + "."
+                        + entry.getKey().property() + "` | "
                         + Fmt.grouped((double) tries) + " | " + data.keys.getOrDefault("seed", "?") + " | "
                         + Fmt.fixed(data.time, 1) + " | " + failed + " | " + outcomeSummary(data.outcomes) + " |");
             }
@@ -137,8 +140,14 @@ final class FuzzReport {
         s.append("| module | property | tries | seed | time (s) | failures | outcomes (share of tries) |\n");
         s.append("|---|---|---|---|---|---|---|\n");
         s.append(String.join("\n", rows)).append("\n\n");
-        s.append("**Total: ").append(Fmt.grouped((double) totalTries)).append(" generated inputs over ").append(rows.size())
-                .append(" properties, ").append(totalFailed).append(" failing, ").append(Fmt.fixed(totalTime / 60, 1))
+        s.append("**Total: ")
+                .append(Fmt.grouped((double) totalTries))
+                .append(" generated inputs over ")
+                .append(rows.size())
+                .append(" properties, ")
+                .append(totalFailed)
+                .append(" failing, ")
+                .append(Fmt.fixed(totalTime / 60, 1))
                 .append(" min of property time.**\n");
         return new Result(s.toString(), totalFailed == 0 && !rows.isEmpty());
     }
@@ -146,15 +155,20 @@ final class FuzzReport {
     private static List<Path> list(Path dir, String prefix, String suffix) throws IOException {
         try (var files = Files.list(dir)) {
             return files.filter(p -> {
-                var name = p.getFileName().toString();
-                return name.startsWith(prefix) && name.endsWith(suffix);
-            }).sorted().toList();
+                        var name = p.getFileName().toString();
+                        return name.startsWith(prefix) && name.endsWith(suffix);
+                    })
+                    .sorted()
+                    .toList();
         }
     }
 
     private static String read(Path path) throws IOException {
-        var decoder = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPLACE)
+        var decoder = StandardCharsets.UTF_8
+                .newDecoder()
+                .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        return decoder.decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(path))).toString();
+        return decoder.decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(path)))
+                .toString();
     }
 }

@@ -41,7 +41,8 @@ final class Histograms {
                         return lowerBound;
                     }
                     double inBucket = entry.getValue() - lowerCount;
-                    return inBucket <= 0 ? entry.getKey()
+                    return inBucket <= 0
+                            ? entry.getKey()
                             : lowerBound + (entry.getKey() - lowerBound) * (rank - lowerCount) / inBucket;
                 }
                 lowerBound = entry.getKey();
@@ -51,8 +52,7 @@ final class Histograms {
         }
     }
 
-    private Histograms() {
-    }
+    private Histograms() {}
 
     /** Every histogram series of a scrape, keyed "metric{labels without le}". */
     static Map<String, Buckets> read(Path scrape) throws IOException {
@@ -69,7 +69,8 @@ final class Histograms {
             double bound = le.group(1).equals("+Inf") ? Double.POSITIVE_INFINITY : Double.parseDouble(le.group(1));
             var labels = le.replaceFirst("").replaceFirst("^,", "");
             series.computeIfAbsent(m.group(1) + "{" + labels + "}", k -> new Buckets(new TreeMap<>()))
-                    .cumulative().put(bound, Double.parseDouble(m.group(3)));
+                    .cumulative()
+                    .put(bound, Double.parseDouble(m.group(3)));
         }
         return series;
     }
@@ -80,8 +81,10 @@ final class Histograms {
         after.forEach((key, buckets) -> {
             var earlier = before.get(key);
             var counts = new TreeMap<Double, Double>();
-            buckets.cumulative().forEach((bound, count) -> counts.put(bound,
-                    count - (earlier == null ? 0 : earlier.cumulative().getOrDefault(bound, 0.0))));
+            buckets.cumulative()
+                    .forEach((bound, count) -> counts.put(
+                            bound,
+                            count - (earlier == null ? 0 : earlier.cumulative().getOrDefault(bound, 0.0))));
             delta.put(key, new Buckets(counts));
         });
         return delta;

@@ -11,20 +11,20 @@ import java.util.function.Function;
 /** bench/ingest.sh's k6 JSON summaries ({@code ingest-<mode>-<phase>-<run>-summary.json}) as docs/benchmarks/ingest.md. */
 final class IngestReport {
 
-    private record Run(double reqs, double uplinks, long failed, double p50, double p95, double p99) {
-    }
+    private record Run(double reqs, double uplinks, long failed, double p50, double p95, double p99) {}
 
-    private IngestReport() {
-    }
+    private IngestReport() {}
 
     static List<Run> runs(Path out, String mode, String phase) throws IOException {
         var prefix = "ingest-" + mode + "-" + phase + "-";
         List<Path> paths;
         try (var files = Files.list(out)) {
             paths = files.filter(p -> {
-                var name = p.getFileName().toString();
-                return name.startsWith(prefix) && name.endsWith("-summary.json");
-            }).sorted().toList();
+                        var name = p.getFileName().toString();
+                        return name.startsWith(prefix) && name.endsWith("-summary.json");
+                    })
+                    .sorted()
+                    .toList();
         }
         var found = new ArrayList<Run>();
         for (var path : paths) {
@@ -32,10 +32,13 @@ final class IngestReport {
             var m = data.get("metrics");
             double seconds = data.get("state").get("testRunDurationMs").asDouble() / 1000;
             var duration = m.get("http_req_duration").get("values");
-            found.add(new Run(m.get("http_reqs").get("values").get("count").asDouble() / seconds,
+            found.add(new Run(
+                    m.get("http_reqs").get("values").get("count").asDouble() / seconds,
                     m.path("uplinks_accepted").path("values").path("count").asDouble(0) / seconds,
-                    m.get("http_req_failed").get("values").get("passes").asLong(), duration.get("med").asDouble(),
-                    duration.get("p(95)").asDouble(), duration.get("p(99)").asDouble()));
+                    m.get("http_req_failed").get("values").get("passes").asLong(),
+                    duration.get("med").asDouble(),
+                    duration.get("p(95)").asDouble(),
+                    duration.get("p(99)").asDouble()));
         }
         return found;
     }
@@ -58,7 +61,8 @@ final class IngestReport {
     }
 
     private static String row(String label, List<Run> runs, Function<Run, Double> key) {
-        return "| " + label + " | " + Fmt.grouped(med(runs, key)) + " | " + range(runs, key) + " | " + errors(runs) + " |\n";
+        return "| " + label + " | " + Fmt.grouped(med(runs, key)) + " | " + range(runs, key) + " | " + errors(runs)
+                + " |\n";
     }
 
     private static String latency(List<Run> runs) {
@@ -67,18 +71,31 @@ final class IngestReport {
     }
 
     static String render(Path out, String command) throws IOException {
-        var alone = Map.of("noop", runs(out, "noop", "alone"), "single", runs(out, "single", "alone"),
-                "batch", runs(out, "batch", "alone"), "latency", runs(out, "latency", "alone"));
+        var alone = Map.of(
+                "noop",
+                runs(out, "noop", "alone"),
+                "single",
+                runs(out, "single", "alone"),
+                "batch",
+                runs(out, "batch", "alone"),
+                "latency",
+                runs(out, "latency", "alone"));
         var full = Map.of("single", runs(out, "single", "pipeline"), "latency", runs(out, "latency", "pipeline"));
         double noop = med(alone.get("noop"), Run::reqs);
         var envFile = out.resolve("env.txt");
         var env = Files.exists(envFile) ? Files.readString(envFile).strip() : "";
         var s = new StringBuilder();
         s.append("# Ingest benchmark\n\n");
-        s.append("Command: `").append(command).append("`, on this 2-core machine. The k6 load generator runs on the same box and\n");
-        s.append("competes with the service, the Kafka broker (acks=all, idempotent producer) and, in the second table,\n");
-        s.append("the rest of the pipeline for the two cores. Each figure is the median of ").append(alone.get("single").size())
-                .append(" runs, the range in the next column. Raw k6 summaries: `").append(out).append("/`.\n\n");
+        s.append("Command: `")
+                .append(command)
+                .append("`, on this 2-core machine. The k6 load generator runs on the same box and\n");
+        s.append(
+                "competes with the service, the Kafka broker (acks=all, idempotent producer) and, in the second table,\n");
+        s.append("the rest of the pipeline for the two cores. Each figure is the median of ")
+                .append(alone.get("single").size())
+                .append(" runs, the range in the next column. Raw k6 summaries: `")
+                .append(out)
+                .append("/`.\n\n");
         if (!env.isEmpty()) {
             s.append("```\n").append(env).append("\n```\n\n");
         }
@@ -90,9 +107,11 @@ final class IngestReport {
         s.append(row("fixed-rate run: achieved req/s", alone.get("latency"), Run::reqs));
         s.append(latency(alone.get("latency")));
         s.append('\n');
-        s.append("Single-uplink ingest reaches **").append(Fmt.fixed(med(alone.get("single"), Run::uplinks) / noop * 100, 0))
+        s.append("Single-uplink ingest reaches **")
+                .append(Fmt.fixed(med(alone.get("single"), Run::uplinks) / noop * 100, 0))
                 .append(" %** of the HTTP ceiling measured with the same generator in the same run.\n\n");
-        s.append("## Whole pipeline running (decoder, rules, history writer and live fan-out consume as ingest takes)\n\n");
+        s.append(
+                "## Whole pipeline running (decoder, rules, history writer and live fan-out consume as ingest takes)\n\n");
         s.append("| measurement | median | range | failed requests (all runs) |\n|---|---|---|---|\n");
         s.append(row("single-uplink POSTs/s", full.get("single"), Run::uplinks));
         s.append(row("fixed-rate run: achieved req/s", full.get("latency"), Run::reqs));

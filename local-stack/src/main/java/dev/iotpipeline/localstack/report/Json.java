@@ -9,8 +9,7 @@ final class Json {
 
     static final JsonMapper MAPPER = JsonMapper.builder().build();
 
-    private Json() {
-    }
+    private Json() {}
 
     static JsonNode read(Path path) {
         return MAPPER.readTree(path.toFile());

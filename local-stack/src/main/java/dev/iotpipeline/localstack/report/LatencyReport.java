@@ -32,15 +32,17 @@ final class LatencyReport {
             "notify_delivery_latency_seconds{stream=\"data-units\"}",
             "pipeline_hop_latency_seconds{hop=\"ingest-to-postgresql\"}");
 
-    private LatencyReport() {
-    }
+    private LatencyReport() {}
 
     static String render(Path dir, String command) throws IOException {
         var runs = runDirs(dir);
         var out = new StringBuilder();
         out.append("# Latency: seed 003 suite 1 in its closed-loop shape, cold and warm\n\n");
         out.append("- **Command:** `").append(command).append("`\n");
-        out.append("- **Runs:** ").append(runs.size()).append(" fresh stacks; each ran `k6/run ").append(SUITE)
+        out.append("- **Runs:** ")
+                .append(runs.size())
+                .append(" fresh stacks; each ran `k6/run ")
+                .append(SUITE)
                 .append("` twice: cold (the first run after the stack started, no warm-up) and warm (right after)\n");
         out.append("- **Figures:** medians over the runs, in ms, with the range in brackets; the k6 load generator ")
                 .append("shares the machine's cores with the stack\n\n");
@@ -52,15 +54,24 @@ final class LatencyReport {
             var counts = new ArrayList<String>();
             for (var run : runs) {
                 var m = summary(run, phase).get("metrics");
-                counts.add(Fmt.grouped(m.path("uplinks_accepted").path("values").path("count").asDouble(0)) + " / "
-                        + Fmt.grouped(m.path("data_units_received").path("values").path("count").asDouble(0)));
+                counts.add(Fmt.grouped(m.path("uplinks_accepted")
+                                .path("values")
+                                .path("count")
+                                .asDouble(0)) + " / "
+                        + Fmt.grouped(m.path("data_units_received")
+                                .path("values")
+                                .path("count")
+                                .asDouble(0)));
             }
-            out.append("\nAccepted / delivered per run: ").append(String.join(", ", counts)).append(".\n\n");
+            out.append("\nAccepted / delivered per run: ")
+                    .append(String.join(", ", counts))
+                    .append(".\n\n");
             out.append("Per hop (from the services' histograms; bucket resolution):\n\n");
             out.append("| hop | p50 | p95 | p99 | observations |\n|---|---|---|---|---|\n");
             var deltas = new ArrayList<Map<String, Histograms.Buckets>>();
             for (var run : runs) {
-                deltas.add(Histograms.delta(Histograms.read(run.resolve(phase + "-before.prom")),
+                deltas.add(Histograms.delta(
+                        Histograms.read(run.resolve(phase + "-before.prom")),
                         Histograms.read(run.resolve(phase + "-after.prom"))));
             }
             for (var hop : HOPS) {
@@ -96,7 +107,11 @@ final class LatencyReport {
         for (var stat : STATS) {
             var values = new ArrayList<Double>();
             for (var run : runs) {
-                var value = summary(run, phase).path("metrics").path(metric).path("values").path(stat);
+                var value = summary(run, phase)
+                        .path("metrics")
+                        .path(metric)
+                        .path("values")
+                        .path(stat);
                 if (value.isNumber()) {
                     values.add(value.asDouble());
                 }
@@ -129,7 +144,8 @@ final class LatencyReport {
     private static List<Path> runDirs(Path dir) throws IOException {
         try (var entries = Files.list(dir)) {
             return entries.filter(p -> p.getFileName().toString().startsWith("run-") && Files.isDirectory(p))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -29,8 +29,7 @@ public final class Reports {
 
     private static final Pattern SUBSECTION = Pattern.compile("^## (Thresholds|Maximum|50 %|Slowdown|Seed)");
 
-    private Reports() {
-    }
+    private Reports() {}
 
     public static void main(String[] args) throws IOException {
         System.exit(run(args));
@@ -52,13 +51,17 @@ public final class Reports {
                 return ok ? 0 : 1;
             }
             case "fuzz" -> {
-                var result = FuzzReport.render(path, rest.stream().map(m -> m.split("=")[0]).toList());
+                var result = FuzzReport.render(
+                        path, rest.stream().map(m -> m.split("=")[0]).toList());
                 System.out.print(result.markdown());
                 return result.passed() ? 0 : 1;
             }
             case "ingest" -> System.out.print(IngestReport.render(path, String.join(" ", rest)));
-            case "capacity" -> System.out.println(CapacityReport.write(path,
-                    rest.isEmpty() ? CapacityReport.rate50(path) : Long.parseLong(rest.getFirst()), System.getenv()));
+            case "capacity" ->
+                System.out.println(CapacityReport.write(
+                        path,
+                        rest.isEmpty() ? CapacityReport.rate50(path) : Long.parseLong(rest.getFirst()),
+                        System.getenv()));
             case "rate50" -> System.out.println(CapacityReport.rate50(path));
             case "section" -> System.out.print(section(Files.readString(path)));
             case "latency" -> System.out.print(LatencyReport.render(path, String.join(" ", rest)));
@@ -74,8 +77,13 @@ public final class Reports {
 
     /** Each heading one level down ("# " to "## "; the suite reports' own sections to "### "). */
     static String section(String markdown) {
-        return String.join("\n", Arrays.stream(markdown.split("\n", -1))
-                .map(line -> SUBSECTION.matcher(line.replaceFirst("^# ", "## ")).replaceFirst("### $1")).toList());
+        return String.join(
+                "\n",
+                Arrays.stream(markdown.split("\n", -1))
+                        .map(line -> SUBSECTION
+                                .matcher(line.replaceFirst("^# ", "## "))
+                                .replaceFirst("### $1"))
+                        .toList());
     }
 
     private static String env(String name, String fallback) {

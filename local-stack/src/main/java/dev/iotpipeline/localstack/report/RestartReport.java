@@ -24,13 +24,17 @@ final class RestartReport {
     /** How long after the instance is ready the figures look: the issue's "minute after it is ready". */
     static final long WINDOW_MS = 60_000;
 
-    private RestartReport() {
-    }
+    private RestartReport() {}
 
     /** One case of one run: the samples in the window after ready, and what the k6 suite said. */
-    record Case(double downToReadySeconds, double windowSeconds, List<Double> posts, List<Double> timeLapses,
-            double accepted, double lost, double failedPosts) {
-    }
+    record Case(
+            double downToReadySeconds,
+            double windowSeconds,
+            List<Double> posts,
+            List<Double> timeLapses,
+            double accepted,
+            double lost,
+            double failedPosts) {}
 
     static String render(Path dir, String command) throws IOException {
         var runs = runDirs(dir);
@@ -38,7 +42,9 @@ final class RestartReport {
         var cases = new LinkedHashMap<String, List<Case>>();
         for (var run : runs) {
             try (var entries = Files.list(run)) {
-                for (var caseDir : entries.filter(Files::isDirectory).sorted(RestartReport::byOrder).toList()) {
+                for (var caseDir : entries.filter(Files::isDirectory)
+                        .sorted(RestartReport::byOrder)
+                        .toList()) {
                     cases.computeIfAbsent(caseDir.getFileName().toString(), name -> new ArrayList<>())
                             .add(read(caseDir));
                 }
@@ -46,27 +52,48 @@ final class RestartReport {
         }
         var out = new StringBuilder("# Restarts under the seed load: one of two instances down and back\n\n");
         out.append("- **Command:** `").append(command).append("`\n");
-        out.append("- **Runs:** ").append(runs.size()).append(" fresh stacks (`./pipeline run --processes`, two ")
+        out.append("- **Runs:** ")
+                .append(runs.size())
+                .append(" fresh stacks (`./pipeline run --processes`, two ")
                 .append("instances of every service); one case after another on each\n");
-        out.append("- **Figures:** medians over the runs (range in brackets), latencies in ms of the POSTs and uplinks ")
-                .append("sent in the ").append(WINDOW_MS / 1000).append(" s after the instance answered ready again (less ")
-                .append("when the load ended sooner: *window*); *lost* = accepted uplinks not stored or not delivered by the end, summed over the runs\n\n");
+        out.append(
+                        "- **Figures:** medians over the runs (range in brackets), latencies in ms of the POSTs and uplinks ")
+                .append("sent in the ")
+                .append(WINDOW_MS / 1000)
+                .append(" s after the instance answered ready again (less ")
+                .append(
+                        "when the load ended sooner: *window*); *lost* = accepted uplinks not stored or not delivered by the end, summed over the runs\n\n");
         out.append("| case | down → ready (s) | window (s) | POST p50 | POST p99 | POST max | time_lapse p95 | ")
                 .append("time_lapse p99 | accepted | failed POSTs | lost |\n");
         out.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
         for (var entry : cases.entrySet()) {
             var runsOfCase = entry.getValue();
-            out.append("| ").append(label(entry.getKey()))
-                    .append(" | ").append(cell(runsOfCase.stream().map(Case::downToReadySeconds).toList(), true))
-                    .append(" | ").append(cell(runsOfCase.stream().map(Case::windowSeconds).toList(), true))
-                    .append(" | ").append(cell(quantiles(runsOfCase, true, 0.5), false))
-                    .append(" | ").append(cell(quantiles(runsOfCase, true, 0.99), false))
-                    .append(" | ").append(cell(quantiles(runsOfCase, true, 1.0), false))
-                    .append(" | ").append(cell(quantiles(runsOfCase, false, 0.95), false))
-                    .append(" | ").append(cell(quantiles(runsOfCase, false, 0.99), false))
-                    .append(" | ").append(Fmt.grouped(runsOfCase.stream().mapToDouble(Case::accepted).sum()))
-                    .append(" | ").append(Fmt.grouped(runsOfCase.stream().mapToDouble(Case::failedPosts).sum()))
-                    .append(" | ").append(Fmt.grouped(runsOfCase.stream().mapToDouble(Case::lost).sum()))
+            out.append("| ")
+                    .append(label(entry.getKey()))
+                    .append(" | ")
+                    .append(cell(
+                            runsOfCase.stream().map(Case::downToReadySeconds).toList(), true))
+                    .append(" | ")
+                    .append(cell(runsOfCase.stream().map(Case::windowSeconds).toList(), true))
+                    .append(" | ")
+                    .append(cell(quantiles(runsOfCase, true, 0.5), false))
+                    .append(" | ")
+                    .append(cell(quantiles(runsOfCase, true, 0.99), false))
+                    .append(" | ")
+                    .append(cell(quantiles(runsOfCase, true, 1.0), false))
+                    .append(" | ")
+                    .append(cell(quantiles(runsOfCase, false, 0.95), false))
+                    .append(" | ")
+                    .append(cell(quantiles(runsOfCase, false, 0.99), false))
+                    .append(" | ")
+                    .append(Fmt.grouped(
+                            runsOfCase.stream().mapToDouble(Case::accepted).sum()))
+                    .append(" | ")
+                    .append(Fmt.grouped(
+                            runsOfCase.stream().mapToDouble(Case::failedPosts).sum()))
+                    .append(" | ")
+                    .append(Fmt.grouped(
+                            runsOfCase.stream().mapToDouble(Case::lost).sum()))
                     .append(" |\n");
         }
         out.append("""
@@ -87,14 +114,18 @@ final class RestartReport {
     }
 
     static Case read(Path caseDir) throws IOException {
-        long down = Long.parseLong(Files.readString(caseDir.resolve("down-ms.txt")).trim());
+        long down =
+                Long.parseLong(Files.readString(caseDir.resolve("down-ms.txt")).trim());
         var readyFile = caseDir.resolve("ready-ms.txt");
-        long ready = Files.exists(readyFile) ? Long.parseLong(Files.readString(readyFile).trim()) : Long.MAX_VALUE;
+        long ready = Files.exists(readyFile)
+                ? Long.parseLong(Files.readString(readyFile).trim())
+                : Long.MAX_VALUE;
         var posts = new ArrayList<Double>();
         var timeLapses = new ArrayList<Double>();
         long last = Long.MIN_VALUE;
-        try (var lines = new BufferedReader(new InputStreamReader(new GZIPInputStream(
-                Files.newInputStream(caseDir.resolve("k6/samples.csv.gz"))), StandardCharsets.UTF_8))) {
+        try (var lines = new BufferedReader(new InputStreamReader(
+                new GZIPInputStream(Files.newInputStream(caseDir.resolve("k6/samples.csv.gz"))),
+                StandardCharsets.UTF_8))) {
             var header = Arrays.asList(lines.readLine().split(","));
             int metric = header.indexOf("metric_name");
             int time = header.indexOf("timestamp");
@@ -117,14 +148,27 @@ final class RestartReport {
                 }
             }
         }
-        var metrics = Json.read(caseDir.resolve("k6/suite1-closed-loop-summary.json")).path("metrics");
-        double accepted = metrics.path("uplinks_accepted").path("values").path("count").asDouble(0);
-        double stored = metrics.path("data_units_stored").path("values").path("count").asDouble(0);
-        double delivered = metrics.path("data_units_received").path("values").path("count").asDouble(0);
-        double failed = metrics.path("http_req_failed{scenario:ingestion}").path("values").path("passes").asDouble(0);
+        var metrics =
+                Json.read(caseDir.resolve("k6/suite1-closed-loop-summary.json")).path("metrics");
+        double accepted =
+                metrics.path("uplinks_accepted").path("values").path("count").asDouble(0);
+        double stored =
+                metrics.path("data_units_stored").path("values").path("count").asDouble(0);
+        double delivered =
+                metrics.path("data_units_received").path("values").path("count").asDouble(0);
+        double failed = metrics.path("http_req_failed{scenario:ingestion}")
+                .path("values")
+                .path("passes")
+                .asDouble(0);
         double window = ready == Long.MAX_VALUE ? 0 : Math.max(0, Math.min(WINDOW_MS, last - ready)) / 1000.0;
-        return new Case(ready == Long.MAX_VALUE ? Double.NaN : (ready - down) / 1000.0, window, posts, timeLapses,
-                accepted, Math.max(0, accepted - Math.min(stored, delivered)), failed);
+        return new Case(
+                ready == Long.MAX_VALUE ? Double.NaN : (ready - down) / 1000.0,
+                window,
+                posts,
+                timeLapses,
+                accepted,
+                Math.max(0, accepted - Math.min(stored, delivered)),
+                failed);
     }
 
     /** Each run's quantile {@code q} of its POST (or time_lapse) samples in the window. */
@@ -149,7 +193,8 @@ final class RestartReport {
         }
         var sorted = new TreeSet<>(present);
         var median = number(Fmt.median(present), seconds);
-        return present.size() == 1 ? median
+        return present.size() == 1
+                ? median
                 : median + " (" + number(sorted.first(), seconds) + "–" + number(sorted.last(), seconds) + ")";
     }
 
@@ -172,7 +217,8 @@ final class RestartReport {
     /** Cases in the order they ran: by the time their instance went down. */
     private static long order(Path caseDir) {
         try {
-            return Long.parseLong(Files.readString(caseDir.resolve("down-ms.txt")).trim());
+            return Long.parseLong(
+                    Files.readString(caseDir.resolve("down-ms.txt")).trim());
         } catch (IOException | NumberFormatException e) {
             return Long.MAX_VALUE;
         }
@@ -181,7 +227,8 @@ final class RestartReport {
     private static List<Path> runDirs(Path dir) throws IOException {
         try (var entries = Files.list(dir)) {
             return entries.filter(p -> p.getFileName().toString().startsWith("run-") && Files.isDirectory(p))
-                    .sorted().toList();
+                    .sorted()
+                    .toList();
         }
     }
 }

@@ -21,12 +21,10 @@ final class ThroughputReport {
     private static final double TARGET_SECONDS = 60;
 
     /** A phase of every run, with the stored rate its target asks for and whether that target allows errors. */
-    private record Phase(String name, String label, double target, boolean noErrors) {
-    }
+    private record Phase(String name, String label, double target, boolean noErrors) {}
 
-    private static final List<Phase> PHASES = List.of(
-            new Phase("single", "single-POST", 5_000, true),
-            new Phase("batched", "batched", 40_000, false));
+    private static final List<Phase> PHASES =
+            List.of(new Phase("single", "single-POST", 5_000, true), new Phase("batched", "batched", 40_000, false));
 
     /** One phase of one run: the generator's report and what the history and the stack's CPU said about it. */
     private record Run(String run, JsonNode load, JsonNode store) {
@@ -40,16 +38,20 @@ final class ThroughputReport {
         }
 
         double storedRate() {
-            return store.get("stored").asDouble() / (seconds() + store.get("drainSeconds").asDouble());
+            return store.get("stored").asDouble()
+                    / (seconds() + store.get("drainSeconds").asDouble());
         }
 
         double stackShare() {
             return store.get("stackCpuSeconds").asDouble()
-                    / (store.get("stackWallSeconds").asDouble() * store.get("cores").asDouble());
+                    / (store.get("stackWallSeconds").asDouble()
+                            * store.get("cores").asDouble());
         }
 
         double stackMicrosPerUplink() {
-            return store.get("stackCpuSeconds").asDouble() * 1e6 / Math.max(1, store.get("stored").asDouble());
+            return store.get("stackCpuSeconds").asDouble()
+                    * 1e6
+                    / Math.max(1, store.get("stored").asDouble());
         }
 
         boolean drained() {
@@ -57,8 +59,7 @@ final class ThroughputReport {
         }
     }
 
-    private ThroughputReport() {
-    }
+    private ThroughputReport() {}
 
     static String render(Path dir, String command) throws IOException {
         var phases = new LinkedHashMap<Phase, List<Run>>();
@@ -77,44 +78,74 @@ final class ThroughputReport {
         var out = new StringBuilder("# Throughput: uplinks accepted and stored per second\n\n");
         out.append("- **Command:** `").append(command).append("`\n");
         out.append("- **Machine:** ").append(machine(dir.resolve("env.txt"))).append('\n');
-        out.append("- **Runs:** ").append(runDirs.size()).append(runDirs.size() == 1 ? " fresh stack" : " fresh stacks")
+        out.append("- **Runs:** ")
+                .append(runDirs.size())
+                .append(runDirs.size() == 1 ? " fresh stack" : " fresh stacks")
                 .append("; on each a warm-up (not counted), then ")
-                .append("the single-POST phase, then the batched one, each starting once the one before was all stored\n");
+                .append(
+                        "the single-POST phase, then the batched one, each starting once the one before was all stored\n");
         out.append("- **Figures:** medians over the runs, the range in brackets. Stored/s = uplinks stored ÷ (phase ")
-                .append("duration + drain time), the drain time running from the phase's end until notify's history held ")
+                .append(
+                        "duration + drain time), the drain time running from the phase's end until notify's history held ")
                 .append("every accepted uplink. Errors, summed over the runs: non-202 responses + transport errors + ")
                 .append("requests not sent in time (every connection busy). CPU share = CPU seconds ÷ (wall seconds × ")
                 .append("cores): the generator's over its run; the stack's (services, broker, PostgreSQL) from the ")
-                .append("phase's start until all was stored. Latency: request sent to response read, at the generator\n\n");
+                .append(
+                        "phase's start until all was stored. Latency: request sent to response read, at the generator\n\n");
         out.append("## Verdict\n\n| target | result | verdict |\n|---|---|---|\n");
         phases.forEach((phase, runs) -> out.append(verdict(phase, runs)));
         out.append("\n## Per phase\n\n| figure |");
-        phases.forEach((phase, runs) -> out.append(' ').append(heading(phase, runs)).append(" |"));
+        phases.forEach(
+                (phase, runs) -> out.append(' ').append(heading(phase, runs)).append(" |"));
         out.append("\n|---|").append("---|".repeat(phases.size())).append('\n');
         row(out, "uplinks/s accepted", phases, Run::acceptedRate, Fmt::grouped);
         row(out, "uplinks/s stored", phases, Run::storedRate, Fmt::grouped);
         out.append("| errors: non-202 + transport + not sent in time |");
-        phases.forEach((phase, runs) -> out.append(' ').append(Fmt.grouped(sum(runs, "non202"))).append(" + ")
-                .append(Fmt.grouped(sum(runs, "transportErrors"))).append(" + ")
-                .append(Fmt.grouped(sum(runs, "notSentInTime"))).append(" |"));
+        phases.forEach((phase, runs) -> out.append(' ')
+                .append(Fmt.grouped(sum(runs, "non202")))
+                .append(" + ")
+                .append(Fmt.grouped(sum(runs, "transportErrors")))
+                .append(" + ")
+                .append(Fmt.grouped(sum(runs, "notSentInTime")))
+                .append(" |"));
         out.append('\n');
         for (var p : List.of("P50", "P95", "P99", "Max")) {
-            row(out, "latency " + p.toLowerCase() + ", ms", phases, r -> r.load().get("latency" + p + "Ms").asDouble(),
+            row(
+                    out,
+                    "latency " + p.toLowerCase() + ", ms",
+                    phases,
+                    r -> r.load().get("latency" + p + "Ms").asDouble(),
                     ThroughputReport::number);
         }
         row(out, "drain time, s", phases, r -> r.store().get("drainSeconds").asDouble(), v -> Fmt.fixed(v, 1));
-        row(out, "generator CPU share, %", phases, r -> r.load().get("cpuShare").asDouble() * 100, v -> Fmt.fixed(v, 1));
+        row(
+                out,
+                "generator CPU share, %",
+                phases,
+                r -> r.load().get("cpuShare").asDouble() * 100,
+                v -> Fmt.fixed(v, 1));
         row(out, "stack CPU share, %", phases, r -> r.stackShare() * 100, v -> Fmt.fixed(v, 1));
         row(out, "stack CPU per uplink stored, µs", phases, Run::stackMicrosPerUplink, ThroughputReport::number);
         out.append("\n## Runs\n\n| run | phase | accepted | stored | drain s | non-202 | transport | not sent in time "
                 + "| status codes |\n|---|---|---|---|---|---|---|---|---|\n");
-        phases.forEach((phase, runs) -> runs.forEach(r -> out.append("| ").append(r.run()).append(" | ")
-                .append(phase.name()).append(" | ").append(Fmt.grouped(r.load().get("uplinksAccepted"))).append(" | ")
-                .append(Fmt.grouped(r.store().get("stored"))).append(" | ")
+        phases.forEach((phase, runs) -> runs.forEach(r -> out.append("| ")
+                .append(r.run())
+                .append(" | ")
+                .append(phase.name())
+                .append(" | ")
+                .append(Fmt.grouped(r.load().get("uplinksAccepted")))
+                .append(" | ")
+                .append(Fmt.grouped(r.store().get("stored")))
+                .append(" | ")
                 .append(r.drained() ? Fmt.plain(r.store().get("drainSeconds")) : "not all stored")
-                .append(" | ").append(Fmt.grouped(r.load().get("non202"))).append(" | ")
-                .append(Fmt.grouped(r.load().get("transportErrors"))).append(" | ")
-                .append(Fmt.grouped(r.load().get("notSentInTime"))).append(" | ").append(statuses(r.load()))
+                .append(" | ")
+                .append(Fmt.grouped(r.load().get("non202")))
+                .append(" | ")
+                .append(Fmt.grouped(r.load().get("transportErrors")))
+                .append(" | ")
+                .append(Fmt.grouped(r.load().get("notSentInTime")))
+                .append(" | ")
+                .append(statuses(r.load()))
                 .append(" |\n")));
         return out.toString();
     }
@@ -129,7 +160,8 @@ final class ThroughputReport {
         var lowest = runs.stream().mapToDouble(Run::storedRate).min().orElseThrow();
         long errors = sum(runs, "errors");
         var result = Fmt.grouped(median(runs, Run::storedRate)) + "/s stored (lowest run " + Fmt.grouped(lowest)
-                + "/s), errors " + Fmt.grouped(errors) + ", " + Fmt.grouped(runs.getFirst().seconds()) + " s";
+                + "/s), errors " + Fmt.grouped(errors) + ", "
+                + Fmt.grouped(runs.getFirst().seconds()) + " s";
         var missed = new ArrayList<String>();
         if (lowest < phase.target()) {
             missed.add("a run stored less");
@@ -143,8 +175,8 @@ final class ThroughputReport {
         if (runs.stream().anyMatch(r -> r.seconds() < TARGET_SECONDS)) {
             missed.add("shorter than " + Fmt.grouped(TARGET_SECONDS) + " s");
         }
-        return "| " + target + " | " + result + " | " + (missed.isEmpty() ? "**met**" : "**not met** ("
-                + String.join(", ", missed) + ")") + " |\n";
+        return "| " + target + " | " + result + " | "
+                + (missed.isEmpty() ? "**met**" : "**not met** (" + String.join(", ", missed) + ")") + " |\n";
     }
 
     private static String heading(Phase phase, List<Run> runs) {
@@ -157,7 +189,11 @@ final class ThroughputReport {
                 + (batch == 1 ? " uplink" : " uplinks");
     }
 
-    private static void row(StringBuilder out, String label, Map<Phase, List<Run>> phases, ToDoubleFunction<Run> key,
+    private static void row(
+            StringBuilder out,
+            String label,
+            Map<Phase, List<Run>> phases,
+            ToDoubleFunction<Run> key,
             DoubleFunction<String> format) {
         out.append("| ").append(label).append(" |");
         phases.forEach((phase, runs) -> {
@@ -225,7 +261,8 @@ final class ThroughputReport {
     private static List<Path> runDirs(Path dir) throws IOException {
         try (var entries = Files.list(dir)) {
             return entries.filter(p -> p.getFileName().toString().matches("run-\\d+") && Files.isDirectory(p))
-                    .sorted(Comparator.comparingInt(p -> Integer.parseInt(p.getFileName().toString().substring(4))))
+                    .sorted(Comparator.comparingInt(
+                            p -> Integer.parseInt(p.getFileName().toString().substring(4))))
                     .toList();
         }
     }

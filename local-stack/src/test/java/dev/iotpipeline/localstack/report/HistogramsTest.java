@@ -44,6 +44,8 @@ class HistogramsTest {
         assertThat(hop.quantile(0.99)).isCloseTo(0.004, within(1e-9));
         assertThat(delta.get("ingest_kafka_send_seconds{}").count()).isEqualTo(3);
         assertThat(Histograms.delta(Histograms.read(after), Histograms.read(after))
-                .get("ingest_kafka_send_seconds{}").quantile(0.5)).isNaN();
+                        .get("ingest_kafka_send_seconds{}")
+                        .quantile(0.5))
+                .isNaN();
     }
 }

@@ -33,20 +33,26 @@ class ReportsTest {
                 | 1,000 subscribers x 1 msg/s (seed 000, Mainflux fan-out), 300 s | 1,000 / 1,000 | 300 | 300,000 | 300,000 | 0 | 0 | 22.4 | 19.8 | 42.3 | 59.2 | 243.7 |
                 | 200 subscribers x 5 msg/s, 10 s | 199 / 200 | 50 | 9,950 | 9,940 | 10 | 0 | 12 | 11.5 | 30.25 | 41 | 1204.5 |
                 """);
-        assertThat(md).contains("| 1,000 subscribers x 1 msg/s (seed 000, Mainflux fan-out) | no loss; p95 130 ms "
-                + "(3 x 8-vCPU Kubernetes nodes) | zero loss, p95 <= 20 ms | lost 0, mean 22.4 ms, p95 42.3 ms, 1,000 connected |\n");
+        assertThat(md)
+                .contains(
+                        "| 1,000 subscribers x 1 msg/s (seed 000, Mainflux fan-out) | no loss; p95 130 ms "
+                                + "(3 x 8-vCPU Kubernetes nodes) | zero loss, p95 <= 20 ms | lost 0, mean 22.4 ms, p95 42.3 ms, 1,000 connected |\n");
         assertThat(md).doesNotContain("8,000 subscribers x 10 msg/s (seed 004");
-        assertThat(md).endsWith("notify-service meters after 1000x1: `notify_send_buffer_deepest 0.0`; "
-                + "`notify_send_buffer_high_water 1.0`\n\n");
+        assertThat(md)
+                .endsWith("notify-service meters after 1000x1: `notify_send_buffer_deepest 0.0`; "
+                        + "`notify_send_buffer_high_water 1.0`\n\n");
     }
 
     @Test
     void fanoutVerdictFailsOnAnyLossOrMissingSubscriber() throws Exception {
         var line = new StringBuilder();
         assertThat(FanoutReport.verdict(fixture("fanout/1000x1.json"), line)).isTrue();
-        assertThat(line).hasToString("Subscribers 1000/1000; Expected: 300000; Actual: 300000; lost 0; mean 22.4 ms, p95 42.3 ms");
+        assertThat(line)
+                .hasToString(
+                        "Subscribers 1000/1000; Expected: 300000; Actual: 300000; lost 0; mean 22.4 ms, p95 42.3 ms");
 
-        assertThat(FanoutReport.verdict(fixture("fanout/200x5.json"), new StringBuilder())).isFalse();
+        assertThat(FanoutReport.verdict(fixture("fanout/200x5.json"), new StringBuilder()))
+                .isFalse();
     }
 
     @Test
@@ -84,7 +90,8 @@ class ReportsTest {
 
                 **Total: 3,000 generated inputs over 2 properties, 1 failing, 1.0 min of property time.**
                 """);
-        assertThat(FuzzReport.render(fixture("fuzz"), List.of("absent-service")).passed()).isFalse();
+        assertThat(FuzzReport.render(fixture("fuzz"), List.of("absent-service")).passed())
+                .isFalse();
     }
 
     @Test
@@ -95,12 +102,15 @@ class ReportsTest {
         var md = CapacityReport.write(dir, 375, Map.of("RUN_COMMAND", "k6/run capacity", "STRESS_ARGS", "--cpu 2"));
 
         assertThat(Files.readString(dir.resolve("capacity-report.md"))).isEqualTo(md);
-        assertThat(md).contains("- **Command:** `k6/run capacity`\n- **Target:** ingest http://127.0.0.1:8080, notify "
-                + "http://127.0.0.1:8083\n- **Ramp:** single EM300-TH uplinks, steps of 10 s;");
+        assertThat(md)
+                .contains("- **Command:** `k6/run capacity`\n- **Target:** ingest http://127.0.0.1:8080, notify "
+                        + "http://127.0.0.1:8083\n- **Ramp:** single EM300-TH uplinks, steps of 10 s;");
         assertThat(md).contains("- **Stress:** `stress-ng --cpu 2` on the same machine\n");
-        assertThat(md).contains("| ramp-2 | 1,250/s | 1,500/s | the ramp stopped in this step; POST p99 158 ms > 100 |\n");
-        assertThat(md).contains("Over 3 ramps: 833/s ± 382 (min 500, max 1,250, cv 46 %). Steady runs below at 50 % of "
-                + "the median: **375 uplinks/s**.");
+        assertThat(md)
+                .contains("| ramp-2 | 1,250/s | 1,500/s | the ramp stopped in this step; POST p99 158 ms > 100 |\n");
+        assertThat(md)
+                .contains("Over 3 ramps: 833/s ± 382 (min 500, max 1,250, cv 46 %). Steady runs below at 50 % of "
+                        + "the median: **375 uplinks/s**.");
         assertThat(md).contains("""
                 | steady-1 | 22,500 of 22,500 | 22,500 | 1.2 / 2.8 / 6.5 | 12.0 / 17.0 / 22.0 | ok |
                 | steady-2 | 22,500 of 22,500 | 22,500 | 1.0 / 2.4 / 6.1 | 11.0 / 16.0 / 20.0 | ok |
@@ -119,18 +129,20 @@ class ReportsTest {
         assertThat(json.get("maxima").get("max").asInt()).isEqualTo(1250);
         assertThat(json.get("stressed").get(0).get("failedThresholds").get(0).asString())
                 .isEqualTo("uplinks_accepted count==22500");
-        assertThat(json.get("slowdown").get(2).get("slowdown").asDouble()).isCloseTo(115.25 / 6.3, org.assertj.core.data.Offset.offset(1e-9));
+        assertThat(json.get("slowdown").get(2).get("slowdown").asDouble())
+                .isCloseTo(115.25 / 6.3, org.assertj.core.data.Offset.offset(1e-9));
     }
 
     @Test
     void throughputGivesMediansRangesAndAVerdictPerTarget() throws Exception {
         var md = ThroughputReport.render(fixture("throughput"), "RUNS=2 bench/throughput.sh");
 
-        assertThat(md).startsWith("# Throughput: uplinks accepted and stored per second\n\n"
-                + "- **Command:** `RUNS=2 bench/throughput.sh`\n"
-                + "- **Machine:** 2 cores (Test CPU @ 2.0GHz); openjdk version \"25\" 2025-09-16 LTS; generator: "
-                + "bench/postload (go1.26.8), 256 connections, 1000 devices, on the same machine\n"
-                + "- **Runs:** 2 fresh stacks;");
+        assertThat(md)
+                .startsWith("# Throughput: uplinks accepted and stored per second\n\n"
+                        + "- **Command:** `RUNS=2 bench/throughput.sh`\n"
+                        + "- **Machine:** 2 cores (Test CPU @ 2.0GHz); openjdk version \"25\" 2025-09-16 LTS; generator: "
+                        + "bench/postload (go1.26.8), 256 connections, 1000 devices, on the same machine\n"
+                        + "- **Runs:** 2 fresh stacks;");
         assertThat(md).contains("""
                 | ≥ 5,000 single-POST uplinks/s stored for 60 s with 0 errors | 4,918/s stored (lowest run 4,878/s), errors 12, 60 s | **not met** (a run stored less, errors) |
                 | ≥ 40,000 batched uplinks/s stored for 60 s | 100,250/s stored (lowest run 100,000/s), errors 0, 60 s | **met** |
@@ -158,18 +170,25 @@ class ReportsTest {
     void aThroughputPhaseNotAllStoredOrShorterThanTheTargetIsNotMet() throws Exception {
         var dir = copy(fixture("throughput"), temp.resolve("throughput"));
         var run = dir.resolve("run-2");
-        Files.writeString(run.resolve("batched-stored.json"), Files.readString(run.resolve("batched-stored.json"))
-                .replace("\"stored\":6030000", "\"stored\":6000000").replace("\"drained\":true", "\"drained\":false")
-                .replace("\"drainSeconds\":0.00", "\"drainSeconds\":120"));
-        Files.writeString(run.resolve("batched.json"), Files.readString(run.resolve("batched.json"))
-                .replace("\"durationSeconds\": 60", "\"durationSeconds\": 30"));
+        Files.writeString(
+                run.resolve("batched-stored.json"),
+                Files.readString(run.resolve("batched-stored.json"))
+                        .replace("\"stored\":6030000", "\"stored\":6000000")
+                        .replace("\"drained\":true", "\"drained\":false")
+                        .replace("\"drainSeconds\":0.00", "\"drainSeconds\":120"));
+        Files.writeString(
+                run.resolve("batched.json"),
+                Files.readString(run.resolve("batched.json"))
+                        .replace("\"durationSeconds\": 60", "\"durationSeconds\": 30"));
 
         var md = ThroughputReport.render(dir, "bench/throughput.sh");
 
-        assertThat(md).contains("| ≥ 40,000 batched uplinks/s stored for 60 s | 70,000/s stored (lowest run 40,000/s), "
-                + "errors 0, 60 s | **not met** (not all stored within the drain timeout, shorter than "
-                + "60 s) |\n");
-        assertThat(md).contains("| run-2 | batched | 6,030,000 | 6,000,000 | not all stored | 0 | 0 | 0 | 202: 60,300 |\n");
+        assertThat(md)
+                .contains("| ≥ 40,000 batched uplinks/s stored for 60 s | 70,000/s stored (lowest run 40,000/s), "
+                        + "errors 0, 60 s | **not met** (not all stored within the drain timeout, shorter than "
+                        + "60 s) |\n");
+        assertThat(md)
+                .contains("| run-2 | batched | 6,030,000 | 6,000,000 | not all stored | 0 | 0 | 0 | 202: 60,300 |\n");
     }
 
     @Test
@@ -180,25 +199,43 @@ class ReportsTest {
         posts.append("http_req_duration,10500,900.0,ingestion\n");
         posts.append("time_lapse,12000,5000.0,subscribe\n");
         for (int i = 1; i <= 100; i++) {
-            posts.append("http_req_duration,").append(10_000 + i * 100).append(',').append(i).append(".0,ingestion\n");
-            posts.append("time_lapse,").append(10_000 + i * 100).append(',').append(2 * i).append(".0,subscribe\n");
+            posts.append("http_req_duration,")
+                    .append(10_000 + i * 100)
+                    .append(',')
+                    .append(i)
+                    .append(".0,ingestion\n");
+            posts.append("time_lapse,")
+                    .append(10_000 + i * 100)
+                    .append(',')
+                    .append(2 * i)
+                    .append(".0,subscribe\n");
         }
         posts.append("http_req_duration,71400,900.0,ingestion\n");
         posts.append("http_req_duration,20000,700.0,subscribe\n");
         restartCase("run-1/decoder-kill", 2_000, 10_000, posts.toString(), 30_000, 30_000, 0);
-        restartCase("run-2/decoder-kill", 2_000, 10_000, posts.toString().replace("20000,100.0,", "20000,300.0,"),
-                30_000, 29_990, 3);
+        restartCase(
+                "run-2/decoder-kill",
+                2_000,
+                10_000,
+                posts.toString().replace("20000,100.0,", "20000,300.0,"),
+                30_000,
+                29_990,
+                3);
 
         var md = RestartReport.render(temp, "RUNS=2 bench/restarts.sh");
 
-        assertThat(md).startsWith("# Restarts under the seed load").contains("- **Command:** `RUNS=2 bench/restarts.sh`");
+        assertThat(md)
+                .startsWith("# Restarts under the seed load")
+                .contains("- **Command:** `RUNS=2 bench/restarts.sh`");
         // Ready 8 s after down, sent until 70.5 s; p99 of 1..100 = 99; in run 2 the 100 became 300 (its max).
-        assertThat(md).contains("| decoder: kill -9 | 8.0 (8.0–8.0) | 60.0 (60.0–60.0) | 50.0 (50.0–50.0) | "
-                + "99.0 (99.0–99.0) | 200 (100–300) | 190 (190–190) | 198 (198–198) | 60,000 | 3 | 10 |");
+        assertThat(md)
+                .contains("| decoder: kill -9 | 8.0 (8.0–8.0) | 60.0 (60.0–60.0) | 50.0 (50.0–50.0) | "
+                        + "99.0 (99.0–99.0) | 200 (100–300) | 190 (190–190) | 198 (198–198) | 60,000 | 3 | 10 |");
     }
 
-    private void restartCase(String name, long down, long ready, String samples, int accepted, int delivered,
-            int failedPosts) throws IOException {
+    private void restartCase(
+            String name, long down, long ready, String samples, int accepted, int delivered, int failedPosts)
+            throws IOException {
         var dir = temp.resolve(name);
         Files.createDirectories(dir.resolve("k6"));
         Files.writeString(dir.resolve("down-ms.txt"), down + "\n");
@@ -210,7 +247,8 @@ class ReportsTest {
                 {"metrics":{"uplinks_accepted":{"values":{"count":%d}},"data_units_stored":{"values":{"count":%d}},
                 "data_units_received":{"values":{"count":%d}},
                 "http_req_failed{scenario:ingestion}":{"values":{"passes":%d}}}}
-                """.formatted(accepted, accepted, delivered, failedPosts));
+                """.formatted(
+                        accepted, accepted, delivered, failedPosts));
     }
 
     @Test

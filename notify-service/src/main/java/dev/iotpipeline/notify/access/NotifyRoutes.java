@@ -15,11 +15,13 @@ class NotifyRoutes {
 
     @Bean
     ServiceRoutes routes() {
-        return routes -> routes
-                .requestMatchers(HttpMethod.GET, "/", "/index.html", "/dashboard.js", "/dashboard.css", "/favicon.ico")
+        return routes -> routes.requestMatchers(
+                        HttpMethod.GET, "/", "/index.html", "/dashboard.js", "/dashboard.css", "/favicon.ico")
                 .permitAll()
-                .requestMatchers(HttpMethod.GET, "/data-units", "/data-units/**", "/devices", "/alarms", "/alarms/**", "/ws")
+                .requestMatchers(
+                        HttpMethod.GET, "/data-units", "/data-units/**", "/devices", "/alarms", "/alarms/**", "/ws")
                 .access(Access.reader())
-                .requestMatchers(HttpMethod.POST, "/alarms/*/acknowledge").access(Access.reader());
+                .requestMatchers(HttpMethod.POST, "/alarms/*/acknowledge")
+                .access(Access.reader());
     }
 }

@@ -8,7 +8,11 @@ import java.util.Map;
 
 /** The functions {@code GET /data-units/aggregate} computes per bucket, named as in its {@code fn} parameter. */
 enum AggregateFunction {
-    AVG, MIN, MAX, SUM, COUNT;
+    AVG,
+    MIN,
+    MAX,
+    SUM,
+    COUNT;
 
     String label() {
         return name().toLowerCase(Locale.ROOT);
@@ -18,9 +22,11 @@ enum AggregateFunction {
     static List<AggregateFunction> parse(String fn) {
         var functions = new ArrayList<AggregateFunction>();
         for (var label : fn.split(",", -1)) {
-            var function = java.util.Arrays.stream(values()).filter(f -> f.label().equals(label.strip()))
-                    .findFirst().orElseThrow(() -> QueryParameters.invalid("fn",
-                            "fn: '" + label + "' is not one of avg, min, max, sum, count"));
+            var function = java.util.Arrays.stream(values())
+                    .filter(f -> f.label().equals(label.strip()))
+                    .findFirst()
+                    .orElseThrow(() -> QueryParameters.invalid(
+                            "fn", "fn: '" + label + "' is not one of avg, min, max, sum, count"));
             if (!functions.contains(function)) {
                 functions.add(function);
             }
@@ -33,13 +39,15 @@ enum AggregateFunction {
         var out = new LinkedHashMap<String, Object>();
         out.put("start", bucket.start());
         for (var f : functions) {
-            out.put(f.label(), switch (f) {
-                case AVG -> bucket.avg();
-                case MIN -> bucket.min();
-                case MAX -> bucket.max();
-                case SUM -> bucket.sum();
-                case COUNT -> bucket.count();
-            });
+            out.put(
+                    f.label(),
+                    switch (f) {
+                        case AVG -> bucket.avg();
+                        case MIN -> bucket.min();
+                        case MAX -> bucket.max();
+                        case SUM -> bucket.sum();
+                        case COUNT -> bucket.count();
+                    });
         }
         return out;
     }

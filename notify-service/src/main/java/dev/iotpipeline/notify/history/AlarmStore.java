@@ -19,9 +19,13 @@ import org.springframework.jdbc.core.namedparam.SqlParameterSource;
 public class AlarmStore {
 
     /** Which alarms to list; {@code channels} is the token's scope (null = all). */
-    public record AlarmQuery(Set<String> channels, String channel, String state, String severity,
-            String deviceId, Boolean acknowledged) {
-    }
+    public record AlarmQuery(
+            Set<String> channels,
+            String channel,
+            String state,
+            String severity,
+            String deviceId,
+            Boolean acknowledged) {}
 
     private final NamedParameterJdbcTemplate jdbc;
 
@@ -38,24 +42,28 @@ public class AlarmStore {
         // which may not update a row twice, and two writers then lock rows in the same order.
         var latest = new TreeMap<UUID, HistoryStore.Stored<AlarmEvent>>();
         for (var stored : events) {
-            latest.merge(stored.event().alarmId(), stored,
+            latest.merge(
+                    stored.event().alarmId(),
+                    stored,
                     (a, b) -> updatedAt(b.event()).isBefore(updatedAt(a.event())) ? a : b);
         }
-        var batch = latest.values().stream().map(s -> {
-            var e = s.event();
-            return new MapSqlParameterSource()
-                    .addValue("alarmId", e.alarmId())
-                    .addValue("lastEvent", e.id())
-                    .addValue("ruleId", e.ruleId())
-                    .addValue("severity", e.severity().name())
-                    .addValue("state", e.state().name())
-                    .addValue("acknowledged", e.acknowledged())
-                    .addValue("channel", e.channel())
-                    .addValue("deviceId", e.deviceId())
-                    .addValue("raisedAt", ts(e.raisedAt()))
-                    .addValue("updatedAt", ts(updatedAt(e)))
-                    .addValue("body", s.json());
-        }).toArray(SqlParameterSource[]::new);
+        var batch = latest.values().stream()
+                .map(s -> {
+                    var e = s.event();
+                    return new MapSqlParameterSource()
+                            .addValue("alarmId", e.alarmId())
+                            .addValue("lastEvent", e.id())
+                            .addValue("ruleId", e.ruleId())
+                            .addValue("severity", e.severity().name())
+                            .addValue("state", e.state().name())
+                            .addValue("acknowledged", e.acknowledged())
+                            .addValue("channel", e.channel())
+                            .addValue("deviceId", e.deviceId())
+                            .addValue("raisedAt", ts(e.raisedAt()))
+                            .addValue("updatedAt", ts(updatedAt(e)))
+                            .addValue("body", s.json());
+                })
+                .toArray(SqlParameterSource[]::new);
         jdbc.batchUpdate("""
                 INSERT INTO alarms (alarm_id, last_event, rule_id, severity, state, acknowledged, channel, device_id,
                                     raised_at, updated_at, body)
@@ -70,14 +78,16 @@ public class AlarmStore {
     public List<AlarmEvent> alarms(AlarmQuery query, int limit) {
         var params = new MapSqlParameterSource("limit", limit);
         var where = alarmWhere(query, params);
-        return jdbc.query("SELECT body::text FROM alarms WHERE " + where + " ORDER BY alarm_id DESC LIMIT :limit",
-                params, (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class));
+        return jdbc.query(
+                "SELECT body::text FROM alarms WHERE " + where + " ORDER BY alarm_id DESC LIMIT :limit",
+                params,
+                (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class));
     }
 
     public long countAlarms(AlarmQuery query) {
         var params = new MapSqlParameterSource();
-        Long count = jdbc.queryForObject("SELECT count(*) FROM alarms WHERE " + alarmWhere(query, params), params,
-                Long.class);
+        Long count = jdbc.queryForObject(
+                "SELECT count(*) FROM alarms WHERE " + alarmWhere(query, params), params, Long.class);
         return count == null ? 0 : count;
     }
 
@@ -103,13 +113,20 @@ public class AlarmStore {
     }
 
     public Optional<AlarmEvent> alarm(UUID alarmId) {
-        return jdbc.query("SELECT body::text FROM alarms WHERE alarm_id = :id", new MapSqlParameterSource("id", alarmId),
-                (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class)).stream().findFirst();
+        return jdbc
+                .query(
+                        "SELECT body::text FROM alarms WHERE alarm_id = :id",
+                        new MapSqlParameterSource("id", alarmId),
+                        (rs, i) -> EventJson.read(rs.getBytes(1), AlarmEvent.class))
+                .stream()
+                .findFirst();
     }
 
     private static Instant updatedAt(AlarmEvent e) {
         return Stream.of(e.raisedAt(), e.clearedAt(), e.acknowledgedAt())
-                .filter(Objects::nonNull).max(Instant::compareTo).orElse(Instant.EPOCH);
+                .filter(Objects::nonNull)
+                .max(Instant::compareTo)
+                .orElse(Instant.EPOCH);
     }
 
     private static Timestamp ts(Instant instant) {

@@ -10,8 +10,8 @@ import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
  * Filters of the data-unit history; null fields do not filter. {@code channels} is what the caller may
  * read (null = everything), applied on top of {@code channel}.
  */
-public record DataUnitQuery(Set<String> channels, String channel, String deviceType, String deviceId, Instant from,
-        Instant to) {
+public record DataUnitQuery(
+        Set<String> channels, String channel, String deviceType, String deviceId, Instant from, Instant to) {
 
     /** The WHERE clause and its parameters, shared by page and count so both always agree. */
     String where(MapSqlParameterSource params) {

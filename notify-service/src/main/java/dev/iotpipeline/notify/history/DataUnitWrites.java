@@ -91,7 +91,8 @@ final class DataUnitWrites {
         // One statement in the common case: the rows are parsed once, and each device's latest reading moves with
         // the newest row this statement inserted, devices in key order so two writers that briefly share devices
         // never deadlock. Rows stored already (a replay, a retry) move it below, unless they conflict.
-        Integer inserted = jdbc.queryForObject("""
+        Integer inserted = jdbc.queryForObject(
+                """
                 WITH parsed AS MATERIALIZED (
                     SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)),
                 ins AS (
@@ -108,9 +109,12 @@ final class DataUnitWrites {
                     SELECT DISTINCT ON (p.channel, p.device_id) p.* FROM parsed p JOIN ins USING (id, received_at)
                     ORDER BY p.channel, p.device_id, p.received_at DESC, p.measured_at DESC, p.id DESC),
                 dev AS (%3$s)
-                SELECT count(*) FROM ins""".formatted(INSERT_COLUMNS, RECORD + ", uplink_digest bigint",
-                        UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS)),
-                new MapSqlParameterSource("rows", rows).addValue("window", window), Integer.class);
+                SELECT count(*) FROM ins""".formatted(
+                                INSERT_COLUMNS,
+                                RECORD + ", uplink_digest bigint",
+                                UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS)),
+                new MapSqlParameterSource("rows", rows).addValue("window", window),
+                Integer.class);
         // The digests each id has in the store: those of this batch's firsts when all of them were inserted, so
         // only then (a replay, a retry, a conflict) is the store asked which.
         var known = new HashMap<UUID, Set<Long>>();
@@ -118,8 +122,8 @@ final class DataUnitWrites {
             if (first.size() == units.size()) {
                 return List.of();
             }
-            first.forEach((id, stored) -> known.put(id,
-                    stored.uplinkDigest() == null ? Set.of() : Set.of(stored.uplinkDigest())));
+            first.forEach((id, stored) ->
+                    known.put(id, stored.uplinkDigest() == null ? Set.of() : Set.of(stored.uplinkDigest())));
         } else {
             jdbc.query("""
                     SELECT r.id, d.uplink_digest FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(id uuid,
@@ -127,14 +131,13 @@ final class DataUnitWrites {
                     CROSS JOIN LATERAL (SELECT d.uplink_digest FROM data_units d WHERE d.id = r.id
                         AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
                                               AND r.received_at + CAST(:window AS interval)
-                        OFFSET 0) d""",
-                    new MapSqlParameterSource("rows", rows).addValue("window", window), row -> {
-                        var digest = (Long) row.getObject(2);
-                        var digests = known.computeIfAbsent(row.getObject(1, UUID.class), id -> new HashSet<>());
-                        if (digest != null) {
-                            digests.add(digest);
-                        }
-                    });
+                        OFFSET 0) d""", new MapSqlParameterSource("rows", rows).addValue("window", window), row -> {
+                var digest = (Long) row.getObject(2);
+                var digests = known.computeIfAbsent(row.getObject(1, UUID.class), id -> new HashSet<>());
+                if (digest != null) {
+                    digests.add(digest);
+                }
+            });
         }
         // A copy conflicts when its id is stored with digests and its own is not among them (a row without a
         // digest, written before digests, conflicts with nothing).
@@ -152,14 +155,21 @@ final class DataUnitWrites {
             for (var stored : first.values()) {
                 if (!refused.contains(stored)) {
                     var unit = stored.event();
-                    newest.merge(unit.channel() + '\u0000' + unit.deviceId(), unit,
+                    newest.merge(
+                            unit.channel() + '\u0000' + unit.deviceId(),
+                            unit,
                             (a, b) -> NEWEST.compare(a, b) >= 0 ? a : b);
                 }
             }
             if (!newest.isEmpty()) {
-                jdbc.update("WITH r AS (SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%s)) %s"
-                        .formatted(RECORD, UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS)),
-                        new MapSqlParameterSource("rows", rows(newest.values().stream().map(u -> new Stored<>(u, null)).toList())));
+                jdbc.update(
+                        "WITH r AS (SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%s)) %s"
+                                .formatted(RECORD, UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS)),
+                        new MapSqlParameterSource(
+                                "rows",
+                                rows(newest.values().stream()
+                                        .map(u -> new Stored<>(u, null))
+                                        .toList())));
             }
         }
         return conflicts;

@@ -2,11 +2,11 @@ package dev.iotpipeline.notify.history;
 
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.RetryPolicy;
 import dev.iotpipeline.kafka.metrics.HopTimers;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.notify.NotifyProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
@@ -14,17 +14,17 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.transaction.support.TransactionTemplate;
 
 @Configuration(proxyBeanMethods = false)
 @Import(ListenerServiceConfiguration.class)
@@ -38,27 +38,38 @@ class HistoryConfig {
     }
 
     @Bean
-    HistoryMaintenance historyMaintenance(JdbcTemplate jdbc, TransactionTemplate transactions,
-            NotifyProperties properties) {
+    HistoryMaintenance historyMaintenance(
+            JdbcTemplate jdbc, TransactionTemplate transactions, NotifyProperties properties) {
         var history = properties.history();
-        return new HistoryMaintenance(jdbc, transactions, history.retention(), history.alarmRetention(),
-                history.partitionsAhead(), Clock.systemUTC());
+        return new HistoryMaintenance(
+                jdbc,
+                transactions,
+                history.retention(),
+                history.alarmRetention(),
+                history.partitionsAhead(),
+                Clock.systemUTC());
     }
 
     /** Runs maintenance at start, then every interval; a failed run (database away) is retried at the next. */
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService historyMaintenanceSchedule(HistoryMaintenance maintenance, NotifyProperties properties) {
-        var scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("history-maintenance")
-                .daemon().factory());
+        var scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("history-maintenance").daemon().factory());
         long every = properties.history().maintenanceInterval().toMillis();
-        scheduler.scheduleWithFixedDelay(() -> {
-            try {
-                maintenance.run();
-            } catch (RuntimeException e) {
-                log.warn("History maintenance failed, next try in {}: {}", properties.history().maintenanceInterval(),
-                        e.toString());
-            }
-        }, 0, every, TimeUnit.MILLISECONDS);
+        scheduler.scheduleWithFixedDelay(
+                () -> {
+                    try {
+                        maintenance.run();
+                    } catch (RuntimeException e) {
+                        log.warn(
+                                "History maintenance failed, next try in {}: {}",
+                                properties.history().maintenanceInterval(),
+                                e.toString());
+                    }
+                },
+                0,
+                every,
+                TimeUnit.MILLISECONDS);
         return scheduler;
     }
 
@@ -74,17 +85,27 @@ class HistoryConfig {
 
     /** Each stored batch records ingest-to-postgresql: the uplink's arrival at ingest to its row committed. */
     @Bean
-    HistoryWriter historyWriter(HistoryStore store, AlarmStore alarms, MeterRegistry meters,
-            DeadLetterRecoverer storeDeadLetters, NotifyProperties properties) {
+    HistoryWriter historyWriter(
+            HistoryStore store,
+            AlarmStore alarms,
+            MeterRegistry meters,
+            DeadLetterRecoverer storeDeadLetters,
+            NotifyProperties properties) {
         var hops = new HopTimers(meters);
-        return new HistoryWriter(units -> {
-            var conflicts = store.storeDataUnits(units);
-            for (var unit : units) {
-                hops.since("ingest-to-postgresql", unit.event().receivedAt().toEpochMilli());
-            }
-            return conflicts;
-        }, alarms::storeAlarms, storeDeadLetters::accept, new HistoryWriter.Linger(properties.history().writeLinger(),
-                properties.history().writeLingerBelow()));
+        return new HistoryWriter(
+                units -> {
+                    var conflicts = store.storeDataUnits(units);
+                    for (var unit : units) {
+                        hops.since(
+                                "ingest-to-postgresql",
+                                unit.event().receivedAt().toEpochMilli());
+                    }
+                    return conflicts;
+                },
+                alarms::storeAlarms,
+                storeDeadLetters::accept,
+                new HistoryWriter.Linger(
+                        properties.history().writeLinger(), properties.history().writeLingerBelow()));
     }
 
     /**
@@ -93,21 +114,28 @@ class HistoryConfig {
      */
     @Bean
     RetryPolicy retryPolicy(NotifyProperties properties) {
-        return new RetryPolicy(properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax());
+        return new RetryPolicy(
+                properties.kafka().retryBackoff(), properties.kafka().retryBackoffMax());
     }
 
     /** Writes the store writer's dead letters: for the error handler, and for conflicting retries found in a batch. */
     @Bean
-    DeadLetterRecoverer storeDeadLetters(KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties,
-            MeterRegistry meters) {
-        return new DeadLetterRecoverer(kafka, PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_STORE,
-                kafkaProperties.getConsumer().getGroupId(), Clock.systemUTC(), meters);
+    DeadLetterRecoverer storeDeadLetters(
+            KafkaTemplate<String, Object> kafka, KafkaProperties kafkaProperties, MeterRegistry meters) {
+        return new DeadLetterRecoverer(
+                kafka,
+                PipelineTopic.EVENTS_DEAD_LETTER,
+                DeadLetterHeaders.STAGE_STORE,
+                kafkaProperties.getConsumer().getGroupId(),
+                Clock.systemUTC(),
+                meters);
     }
 
     @Bean
     NewTopic eventsDeadLetterTopic(NotifyProperties properties, KafkaAdmin admin) {
-        return TopicPartitions.keepExisting(admin.getConfigurationProperties(),
-                PipelineTopic.EVENTS_DEAD_LETTER.newTopic(properties.kafka().partitions(),
-                        properties.kafka().replicationFactor()));
+        return TopicPartitions.keepExisting(
+                admin.getConfigurationProperties(),
+                PipelineTopic.EVENTS_DEAD_LETTER.newTopic(
+                        properties.kafka().partitions(), properties.kafka().replicationFactor()));
     }
 }

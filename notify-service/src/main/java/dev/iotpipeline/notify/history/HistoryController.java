@@ -17,11 +17,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.springframework.http.HttpStatus;
+import org.springframework.security.core.annotation.AuthenticationPrincipal;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
-import org.springframework.security.core.annotation.AuthenticationPrincipal;
 
 /**
  * Data-unit history and device queries; the credential limits every answer to the channels it may read, and
@@ -39,33 +39,46 @@ class HistoryController {
     }
 
     @GetMapping("/data-units")
-    HistoryStore.Page dataUnits(@AuthenticationPrincipal Credential auth,
-            @RequestParam(required = false) String channel, @RequestParam(required = false) String deviceType,
-            @RequestParam(required = false) String deviceId, @RequestParam(required = false) Instant from,
-            @RequestParam(required = false) Instant to, @RequestParam(required = false) UUID cursor,
-            @RequestParam(required = false) Integer limit, @RequestParam(required = false) String order) {
+    HistoryStore.Page dataUnits(
+            @AuthenticationPrincipal Credential auth,
+            @RequestParam(required = false) String channel,
+            @RequestParam(required = false) String deviceType,
+            @RequestParam(required = false) String deviceId,
+            @RequestParam(required = false) Instant from,
+            @RequestParam(required = false) Instant to,
+            @RequestParam(required = false) UUID cursor,
+            @RequestParam(required = false) Integer limit,
+            @RequestParam(required = false) String order) {
         var query = new DataUnitQuery(scope(auth, channel), channel, deviceType, deviceId, from, to);
         return store.page(query, cursor, size(limit, limits), newestFirst(order));
     }
 
     /** The newest data unit of each device the filters match, the most recently heard devices first. */
     @GetMapping("/data-units/latest")
-    List<DataUnit> latest(@AuthenticationPrincipal Credential auth,
-            @RequestParam(required = false) String channel, @RequestParam(required = false) String deviceType,
-            @RequestParam(required = false) String deviceId, @RequestParam(required = false) Instant from,
-            @RequestParam(required = false) Instant to, @RequestParam(required = false) Integer limit) {
+    List<DataUnit> latest(
+            @AuthenticationPrincipal Credential auth,
+            @RequestParam(required = false) String channel,
+            @RequestParam(required = false) String deviceType,
+            @RequestParam(required = false) String deviceId,
+            @RequestParam(required = false) Instant from,
+            @RequestParam(required = false) Instant to,
+            @RequestParam(required = false) Integer limit) {
         return store.latestPerDevice(
                 new DataUnitQuery(scope(auth, channel), channel, deviceType, deviceId, from, to), size(limit, limits));
     }
 
     /** The latest reading of each device the filters match, the most recently heard first. */
     @GetMapping("/devices")
-    List<HistoryStore.Device> devices(@AuthenticationPrincipal Credential auth,
-            @RequestParam(required = false) String channel, @RequestParam(required = false) String deviceType,
-            @RequestParam(required = false) String deviceId, @RequestParam(required = false) Instant from,
-            @RequestParam(required = false) Instant to, @RequestParam(required = false) Integer limit) {
-        return store.devices(new DataUnitQuery(scope(auth, channel), channel, deviceType, deviceId, from, to),
-                size(limit, limits));
+    List<HistoryStore.Device> devices(
+            @AuthenticationPrincipal Credential auth,
+            @RequestParam(required = false) String channel,
+            @RequestParam(required = false) String deviceType,
+            @RequestParam(required = false) String deviceId,
+            @RequestParam(required = false) Instant from,
+            @RequestParam(required = false) Instant to,
+            @RequestParam(required = false) Integer limit) {
+        return store.devices(
+                new DataUnitQuery(scope(auth, channel), channel, deviceType, deviceId, from, to), size(limit, limits));
     }
 
     /**
@@ -73,12 +86,17 @@ class HistoryController {
      * statistics instead, instantly on any history, and says so with {@code "estimated": true}.
      */
     @GetMapping("/data-units/count")
-    Map<String, Object> count(@AuthenticationPrincipal Credential auth,
-            @RequestParam(required = false) String channel, @RequestParam(required = false) String deviceType,
-            @RequestParam(required = false) String deviceId, @RequestParam(required = false) Instant from,
-            @RequestParam(required = false) Instant to, @RequestParam(defaultValue = "false") boolean estimate) {
+    Map<String, Object> count(
+            @AuthenticationPrincipal Credential auth,
+            @RequestParam(required = false) String channel,
+            @RequestParam(required = false) String deviceType,
+            @RequestParam(required = false) String deviceId,
+            @RequestParam(required = false) Instant from,
+            @RequestParam(required = false) Instant to,
+            @RequestParam(defaultValue = "false") boolean estimate) {
         var query = new DataUnitQuery(scope(auth, channel), channel, deviceType, deviceId, from, to);
-        return estimate ? Map.of("count", store.estimateCount(query), "estimated", true)
+        return estimate
+                ? Map.of("count", store.estimateCount(query), "estimated", true)
                 : Map.of("count", store.count(query));
     }
 
@@ -87,10 +105,14 @@ class HistoryController {
      * {@code measurement} and {@code fn} take comma-separated lists.
      */
     @GetMapping("/data-units/aggregate")
-    Map<String, Object> aggregate(@AuthenticationPrincipal Credential auth,
-            @RequestParam(required = false) String channel, @RequestParam(required = false) String deviceId,
-            @RequestParam(required = false) String measurement, @RequestParam(required = false) Instant from,
-            @RequestParam(required = false) Instant to, @RequestParam(defaultValue = "PT1H") String bucket,
+    Map<String, Object> aggregate(
+            @AuthenticationPrincipal Credential auth,
+            @RequestParam(required = false) String channel,
+            @RequestParam(required = false) String deviceId,
+            @RequestParam(required = false) String measurement,
+            @RequestParam(required = false) Instant from,
+            @RequestParam(required = false) Instant to,
+            @RequestParam(defaultValue = "PT1H") String bucket,
             @RequestParam(defaultValue = "avg,min,max,count") String fn) {
         // A device id names a device within its channel, so the channel is part of what is aggregated.
         required("channel", channel);
@@ -103,8 +125,9 @@ class HistoryController {
         }
         var stride = stride(bucket);
         if (Duration.between(from, to).dividedBy(stride) > limits.maxBuckets()) {
-            throw invalid("bucket", "bucket: " + bucket + " makes more than " + limits.maxBuckets()
-                    + " buckets between from and to");
+            throw invalid(
+                    "bucket",
+                    "bucket: " + bucket + " makes more than " + limits.maxBuckets() + " buckets between from and to");
         }
         var functions = AggregateFunction.parse(fn);
         var names = List.of(measurement.split(",", -1));
@@ -114,8 +137,11 @@ class HistoryController {
         var query = new DataUnitQuery(scope(auth, channel), channel, null, deviceId, null, null);
         var series = new LinkedHashMap<String, List<Map<String, Object>>>();
         for (var name : names) {
-            series.put(name, store.aggregate(query, name, from, to, stride).stream()
-                    .map(b -> AggregateFunction.render(b, functions)).toList());
+            series.put(
+                    name,
+                    store.aggregate(query, name, from, to, stride).stream()
+                            .map(b -> AggregateFunction.render(b, functions))
+                            .toList());
         }
         var answer = new LinkedHashMap<String, Object>();
         answer.put("channel", channel);
@@ -138,8 +164,10 @@ class HistoryController {
         } catch (java.time.format.DateTimeParseException e) {
             // reported below
         }
-        throw invalid("bucket", "bucket: '" + bucket + "' is not an ISO-8601 duration of whole seconds, at least PT1S"
-                + " (PT1M, PT15M, PT1H, P1D)");
+        throw invalid(
+                "bucket",
+                "bucket: '" + bucket + "' is not an ISO-8601 duration of whole seconds, at least PT1S"
+                        + " (PT1M, PT15M, PT1H, P1D)");
     }
 
     private static void required(String name, Object value) {
@@ -148,12 +176,10 @@ class HistoryController {
         }
     }
 
-
     @GetMapping("/data-units/{id}")
-    DataUnit dataUnit(@AuthenticationPrincipal Credential auth,
-            @PathVariable UUID id) {
-        var unit = store.find(id).orElseThrow(() ->
-                Problems.of(HttpStatus.NOT_FOUND, "unknown-data-unit", "No data unit " + id));
+    DataUnit dataUnit(@AuthenticationPrincipal Credential auth, @PathVariable UUID id) {
+        var unit = store.find(id)
+                .orElseThrow(() -> Problems.of(HttpStatus.NOT_FOUND, "unknown-data-unit", "No data unit " + id));
         requireChannel(auth, unit.channel());
         return unit;
     }

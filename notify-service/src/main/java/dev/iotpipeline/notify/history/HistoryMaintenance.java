@@ -24,8 +24,13 @@ import org.springframework.transaction.support.TransactionTemplate;
 public class HistoryMaintenance {
 
     /** What one run did, for the log and for tests. */
-    public record Run(List<String> created, List<String> dropped, long defaultRowsDeleted, long alarmsDeleted,
-            boolean skipped, List<String> compacted) {
+    public record Run(
+            List<String> created,
+            List<String> dropped,
+            long defaultRowsDeleted,
+            long alarmsDeleted,
+            boolean skipped,
+            List<String> compacted) {
 
         Run withCompacted(List<String> partitions) {
             return new Run(created, dropped, defaultRowsDeleted, alarmsDeleted, skipped, partitions);
@@ -46,8 +51,13 @@ public class HistoryMaintenance {
     private final int daysAhead;
     private final Clock clock;
 
-    public HistoryMaintenance(JdbcTemplate jdbc, TransactionTemplate transactions, Duration retention,
-            Duration alarmRetention, int daysAhead, Clock clock) {
+    public HistoryMaintenance(
+            JdbcTemplate jdbc,
+            TransactionTemplate transactions,
+            Duration retention,
+            Duration alarmRetention,
+            int daysAhead,
+            Clock clock) {
         this.jdbc = jdbc;
         this.transactions = transactions;
         this.retention = retention;
@@ -83,22 +93,35 @@ public class HistoryMaintenance {
                         dropped.add(partition);
                     }
                 }
-                defaultRows = jdbc.update("DELETE FROM data_units_default WHERE received_at < ?", Timestamp.from(cutoff));
+                defaultRows =
+                        jdbc.update("DELETE FROM data_units_default WHERE received_at < ?", Timestamp.from(cutoff));
                 jdbc.update("DELETE FROM devices WHERE received_at < ?", Timestamp.from(cutoff));
             }
-            long alarms = alarmRetention.isZero() ? 0 : jdbc.update(
-                    "DELETE FROM alarms WHERE state = 'CLEARED' AND updated_at < ?",
-                    Timestamp.from(now.minus(alarmRetention)));
+            long alarms = alarmRetention.isZero()
+                    ? 0
+                    : jdbc.update(
+                            "DELETE FROM alarms WHERE state = 'CLEARED' AND updated_at < ?",
+                            Timestamp.from(now.minus(alarmRetention)));
             return new Run(List.copyOf(created), List.copyOf(dropped), defaultRows, alarms, false, List.of());
         });
         if (run != null && !run.skipped()) {
             run = run.withCompacted(compactFinishedDays());
         }
-        if (run != null && (!run.created().isEmpty() || !run.dropped().isEmpty() || run.defaultRowsDeleted() > 0
-                || run.alarmsDeleted() > 0 || !run.compacted().isEmpty())) {
-            log.info("History maintenance: created {}, dropped {} (retention {}), {} late rows and {} cleared alarms "
-                    + "deleted, reindexed {}", run.created(), run.dropped(), retention, run.defaultRowsDeleted(),
-                    run.alarmsDeleted(), run.compacted());
+        if (run != null
+                && (!run.created().isEmpty()
+                        || !run.dropped().isEmpty()
+                        || run.defaultRowsDeleted() > 0
+                        || run.alarmsDeleted() > 0
+                        || !run.compacted().isEmpty())) {
+            log.info(
+                    "History maintenance: created {}, dropped {} (retention {}), {} late rows and {} cleared alarms "
+                            + "deleted, reindexed {}",
+                    run.created(),
+                    run.dropped(),
+                    retention,
+                    run.defaultRowsDeleted(),
+                    run.alarmsDeleted(),
+                    run.compacted());
         }
         return run;
     }
@@ -132,7 +155,9 @@ public class HistoryMaintenance {
                     }
                     for (var partition : candidates) {
                         var day = day(partition);
-                        if (done.size() == COMPACT_PER_RUN || day.isEmpty() || day.get().isAfter(lastFinished)) {
+                        if (done.size() == COMPACT_PER_RUN
+                                || day.isEmpty()
+                                || day.get().isAfter(lastFinished)) {
                             break;
                         }
                         statement.execute("REINDEX TABLE CONCURRENTLY " + partition);
@@ -151,8 +176,7 @@ public class HistoryMaintenance {
     List<String> partitions() {
         return jdbc.queryForList("""
                 SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
-                WHERE i.inhparent = 'data_units'::regclass AND c.relname LIKE 'data\\_units\\_p%' ORDER BY c.relname""",
-                String.class);
+                WHERE i.inhparent = 'data_units'::regclass AND c.relname LIKE 'data\\_units\\_p%' ORDER BY c.relname""", String.class);
     }
 
     /**
@@ -163,15 +187,21 @@ public class HistoryMaintenance {
         var from = Timestamp.from(start(day));
         var to = Timestamp.from(start(day.plusDays(1)));
         var bounds = "FOR VALUES FROM ('%s') TO ('%s')".formatted(start(day), start(day.plusDays(1)));
-        Integer waiting = jdbc.queryForObject("SELECT count(*) FROM data_units_default WHERE received_at >= ? "
-                + "AND received_at < ?", Integer.class, from, to);
+        Integer waiting = jdbc.queryForObject(
+                "SELECT count(*) FROM data_units_default WHERE received_at >= ? " + "AND received_at < ?",
+                Integer.class,
+                from,
+                to);
         if (waiting == null || waiting == 0) {
             jdbc.execute("CREATE TABLE " + name(day) + " PARTITION OF data_units " + bounds);
             return;
         }
         jdbc.execute("CREATE TABLE " + name(day) + " (LIKE data_units INCLUDING DEFAULTS INCLUDING CONSTRAINTS)");
-        jdbc.update("WITH moved AS (DELETE FROM data_units_default WHERE received_at >= ? AND received_at < ? "
-                + "RETURNING *) INSERT INTO " + name(day) + " SELECT * FROM moved", from, to);
+        jdbc.update(
+                "WITH moved AS (DELETE FROM data_units_default WHERE received_at >= ? AND received_at < ? "
+                        + "RETURNING *) INSERT INTO " + name(day) + " SELECT * FROM moved",
+                from,
+                to);
         jdbc.execute("ALTER TABLE data_units ATTACH PARTITION " + name(day) + " " + bounds);
         log.info("Moved {} rows received on {} from the default partition into {}", waiting, day, name(day));
     }

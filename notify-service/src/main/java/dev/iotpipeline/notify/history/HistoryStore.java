@@ -13,8 +13,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
-import tools.jackson.core.type.TypeReference;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import tools.jackson.core.type.TypeReference;
 
 /** PostgreSQL history of data units, and the latest reading of each device; every write is idempotent. */
 public class HistoryStore {
@@ -31,8 +31,7 @@ public class HistoryStore {
     }
 
     /** One page of data units and the cursor of the next page, null on the last. */
-    public record Page(List<DataUnit> items, String nextCursor) {
-    }
+    public record Page(List<DataUnit> items, String nextCursor) {}
 
     private final NamedParameterJdbcTemplate jdbc;
     private final DataUnitWrites writes;
@@ -79,8 +78,11 @@ public class HistoryStore {
             params.addValue("after", after);
         }
         params.addValue("limit", limit + 1);
-        var items = jdbc.query("SELECT " + COLUMNS + " FROM data_units WHERE " + where + " ORDER BY id"
-                + (newestFirst ? " DESC" : "") + " LIMIT :limit", params, HistoryStore::dataUnit);
+        var items = jdbc.query(
+                "SELECT " + COLUMNS + " FROM data_units WHERE " + where + " ORDER BY id" + (newestFirst ? " DESC" : "")
+                        + " LIMIT :limit",
+                params,
+                HistoryStore::dataUnit);
         if (items.size() <= limit) {
             return new Page(items, null);
         }
@@ -95,19 +97,33 @@ public class HistoryStore {
      */
     public List<DataUnit> latestPerDevice(DataUnitQuery query, int limit) {
         var params = new MapSqlParameterSource("limit", limit);
-        return jdbc.query("SELECT " + COLUMNS + " FROM devices WHERE " + query.where(params)
-                + " ORDER BY received_at DESC, measured_at DESC, id DESC LIMIT :limit", params, HistoryStore::dataUnit);
+        return jdbc.query(
+                "SELECT " + COLUMNS + " FROM devices WHERE " + query.where(params)
+                        + " ORDER BY received_at DESC, measured_at DESC, id DESC LIMIT :limit",
+                params,
+                HistoryStore::dataUnit);
     }
 
     /** What {@code GET /devices} lists: each device's type, when it was last heard and its latest measurements. */
-    public record Device(String channel, String deviceId, String deviceType, Instant lastSeen, Instant measuredAt,
-            UUID lastDataUnitId, Map<String, Double> measurements) {
-    }
+    public record Device(
+            String channel,
+            String deviceId,
+            String deviceType,
+            Instant lastSeen,
+            Instant measuredAt,
+            UUID lastDataUnitId,
+            Map<String, Double> measurements) {}
 
     /** The devices the query matches, the most recently heard first. */
     public List<Device> devices(DataUnitQuery query, int limit) {
         return latestPerDevice(query, limit).stream()
-                .map(u -> new Device(u.channel(), u.deviceId(), u.deviceType(), u.receivedAt(), u.measuredAt(), u.id(),
+                .map(u -> new Device(
+                        u.channel(),
+                        u.deviceId(),
+                        u.deviceType(),
+                        u.receivedAt(),
+                        u.measuredAt(),
+                        u.id(),
                         u.measurements()))
                 .toList();
     }
@@ -127,15 +143,14 @@ public class HistoryStore {
     public long estimateCount(DataUnitQuery query) {
         var params = new MapSqlParameterSource();
         var where = query.where(params);
-        var plan = jdbc.queryForObject("EXPLAIN (FORMAT JSON) SELECT 1 FROM data_units WHERE " + where, params,
-                String.class);
+        var plan = jdbc.queryForObject(
+                "EXPLAIN (FORMAT JSON) SELECT 1 FROM data_units WHERE " + where, params, String.class);
         var rows = EventJson.mapper().readTree(plan).path(0).path("Plan").path("Plan Rows");
         return rows.isMissingNode() ? 0 : Math.round(rows.asDouble());
     }
 
     /** One bucket of an aggregate: its start and the functions asked for (null when not asked). */
-    public record Bucket(Instant start, Long count, Double avg, Double min, Double max, Double sum) {
-    }
+    public record Bucket(Instant start, Long count, Double avg, Double min, Double max, Double sum) {}
 
     /**
      * Per-bucket aggregates of one measurement: buckets of {@code bucket} aligned to the epoch (UTC midnight for a
@@ -145,21 +160,34 @@ public class HistoryStore {
      */
     public List<Bucket> aggregate(DataUnitQuery query, String measurement, Instant from, Instant to, Duration bucket) {
         var params = new MapSqlParameterSource();
-        var where = new DataUnitQuery(query.channels(), query.channel(), query.deviceType(), query.deviceId(), from,
-                to.plus(aggregateLateness)).where(params);
+        var where = new DataUnitQuery(
+                        query.channels(),
+                        query.channel(),
+                        query.deviceType(),
+                        query.deviceId(),
+                        from,
+                        to.plus(aggregateLateness))
+                .where(params);
         params.addValue("measurement", measurement)
                 .addValue("measuredFrom", ts(from))
                 .addValue("measuredTo", ts(to))
                 .addValue("stride", bucket.toMillis() / 1000.0);
-        return jdbc.query("""
+        return jdbc.query(
+                """
                 SELECT date_bin(make_interval(secs => :stride), measured_at, TIMESTAMPTZ 'epoch') AS start,
                        count(v), avg(v), min(v), max(v), sum(v)
                 FROM (SELECT measured_at, (measurements ->> :measurement)::float8 AS v FROM data_units
                       WHERE %s AND measured_at >= :measuredFrom AND measured_at < :measuredTo) readings
                 WHERE v IS NOT NULL
-                GROUP BY start ORDER BY start""".formatted(where), params,
-                (rs, i) -> new Bucket(rs.getTimestamp(1).toInstant(), rs.getLong(2), rs.getDouble(3), rs.getDouble(4),
-                        rs.getDouble(5), rs.getDouble(6)));
+                GROUP BY start ORDER BY start""".formatted(where),
+                params,
+                (rs, i) -> new Bucket(
+                        rs.getTimestamp(1).toInstant(),
+                        rs.getLong(2),
+                        rs.getDouble(3),
+                        rs.getDouble(4),
+                        rs.getDouble(5),
+                        rs.getDouble(6)));
     }
 
     /**
@@ -168,10 +196,13 @@ public class HistoryStore {
      */
     public Optional<DataUnit> find(UUID id) {
         var near = Ids.timeOf(id);
-        var params = new MapSqlParameterSource("id", id).addValue("from", ts(near.minus(RETRY_WINDOW)))
+        var params = new MapSqlParameterSource("id", id)
+                .addValue("from", ts(near.minus(RETRY_WINDOW)))
                 .addValue("to", ts(near.plus(RETRY_WINDOW)));
-        var found = jdbc.query("SELECT " + COLUMNS + " FROM data_units WHERE id = :id"
-                + " AND received_at BETWEEN :from AND :to", params, HistoryStore::dataUnit);
+        var found = jdbc.query(
+                "SELECT " + COLUMNS + " FROM data_units WHERE id = :id" + " AND received_at BETWEEN :from AND :to",
+                params,
+                HistoryStore::dataUnit);
         if (found.isEmpty()) {
             found = jdbc.query("SELECT " + COLUMNS + " FROM data_units WHERE id = :id", params, HistoryStore::dataUnit);
         }
@@ -181,17 +212,23 @@ public class HistoryStore {
     /** The columns a {@link DataUnit} is read from, in {@code data_units} and {@code devices} alike. */
     static final String COLUMNS = "id, received_at, uplink_id, measured_at, decoded_at, schema_version, channel,"
             + " device_type, device_id, measurements, attributes, measured_ns, received_ns, decoded_ns";
-    private static final TypeReference<Map<String, Double>> MEASUREMENTS = new TypeReference<>() {
-    };
-    private static final TypeReference<Map<String, Object>> ATTRIBUTES = new TypeReference<>() {
-    };
+
+    private static final TypeReference<Map<String, Double>> MEASUREMENTS = new TypeReference<>() {};
+    private static final TypeReference<Map<String, Object>> ATTRIBUTES = new TypeReference<>() {};
 
     /** A data unit from the columns {@link #COLUMNS} names, in that order. */
     private static DataUnit dataUnit(ResultSet rs, int row) throws SQLException {
         var attributes = rs.getString(11);
-        return new DataUnit(rs.getObject(1, UUID.class), rs.getShort(6), rs.getObject(3, UUID.class), rs.getString(7),
-                rs.getString(8), rs.getString(9), instant(rs.getTimestamp(4), rs.getShort(12)),
-                instant(rs.getTimestamp(2), rs.getShort(13)), instant(rs.getTimestamp(5), rs.getShort(14)),
+        return new DataUnit(
+                rs.getObject(1, UUID.class),
+                rs.getShort(6),
+                rs.getObject(3, UUID.class),
+                rs.getString(7),
+                rs.getString(8),
+                rs.getString(9),
+                instant(rs.getTimestamp(4), rs.getShort(12)),
+                instant(rs.getTimestamp(2), rs.getShort(13)),
+                instant(rs.getTimestamp(5), rs.getShort(14)),
                 EventJson.mapper().readValue(rs.getString(10), MEASUREMENTS),
                 attributes == null ? Map.of() : EventJson.mapper().readValue(attributes, ATTRIBUTES));
     }

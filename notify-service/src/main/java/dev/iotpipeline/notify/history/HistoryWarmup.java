@@ -42,10 +42,11 @@ final class HistoryWarmup implements Warmup {
         for (int i = 0; i < BATCH; i++) {
             int n = round * BATCH + i;
             var bytes = EventJson.write(unit(n));
-            LiveEvent.of(LiveStream.DATA_UNITS, new ConsumerRecord<>(PipelineTopic.DATA_UNITS.topicName(), 0, n,
-                    "warmup-" + n % 1000, bytes));
-            batch.add(new HistoryStore.Stored<>(PipelineTopic.DATA_UNITS.read(bytes),
-                    new String(bytes, StandardCharsets.UTF_8), (long) n));
+            LiveEvent.of(
+                    LiveStream.DATA_UNITS,
+                    new ConsumerRecord<>(PipelineTopic.DATA_UNITS.topicName(), 0, n, "warmup-" + n % 1000, bytes));
+            batch.add(new HistoryStore.Stored<>(
+                    PipelineTopic.DATA_UNITS.read(bytes), new String(bytes, StandardCharsets.UTF_8), (long) n));
         }
         if (round % 5 == 0) {
             transactions.executeWithoutResult(status -> {
@@ -57,8 +58,17 @@ final class HistoryWarmup implements Warmup {
 
     private static DataUnit unit(int n) {
         var now = Instant.now();
-        return new DataUnit(new UUID(0x7761726dL, n), DataUnit.SCHEMA_VERSION, new UUID(0x7570L, n), "warmup",
-                "em300th", "warmup-" + n % 1000, now, now, now,
-                Map.of("temperature", 21.5 + n % 10, "humidity", 40.0 + n % 7, "battery", 3.6), Map.of());
+        return new DataUnit(
+                new UUID(0x7761726dL, n),
+                DataUnit.SCHEMA_VERSION,
+                new UUID(0x7570L, n),
+                "warmup",
+                "em300th",
+                "warmup-" + n % 1000,
+                now,
+                now,
+                now,
+                Map.of("temperature", 21.5 + n % 10, "humidity", 40.0 + n % 7, "battery", 3.6),
+                Map.of());
     }
 }

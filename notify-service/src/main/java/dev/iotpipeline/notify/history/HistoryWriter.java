@@ -62,15 +62,18 @@ class HistoryWriter {
      * answers the units it refused as conflicting retries, which go to {@code deadLetters} (the error handler's
      * recoverer, which returns once the dead letter is acknowledged).
      */
-    HistoryWriter(Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
+    HistoryWriter(
+            Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
             Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms,
             BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters) {
         this(units, alarms, deadLetters, Linger.NONE);
     }
 
-    HistoryWriter(Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
+    HistoryWriter(
+            Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
             Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms,
-            BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters, Linger linger) {
+            BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters,
+            Linger linger) {
         this.units = units;
         this.alarms = alarms;
         this.deadLetters = deadLetters;
@@ -78,13 +81,19 @@ class HistoryWriter {
     }
 
     /** One record of the batch, parsed, at its index in the batch. */
-    private record Row(int index, ConsumerRecord<String, byte[]> record, HistoryStore.Stored<DataUnit> unit,
-            HistoryStore.Stored<AlarmEvent> alarm) {
-    }
+    private record Row(
+            int index,
+            ConsumerRecord<String, byte[]> record,
+            HistoryStore.Stored<DataUnit> unit,
+            HistoryStore.Stored<AlarmEvent> alarm) {}
 
-    @KafkaListener(id = "notify-store", batch = "true", topics = {
-            "#{T(dev.iotpipeline.events.PipelineTopic).DATA_UNITS.topicName()}",
-            "#{T(dev.iotpipeline.events.PipelineTopic).ALARMS.topicName()}"})
+    @KafkaListener(
+            id = "notify-store",
+            batch = "true",
+            topics = {
+                "#{T(dev.iotpipeline.events.PipelineTopic).DATA_UNITS.topicName()}",
+                "#{T(dev.iotpipeline.events.PipelineTopic).ALARMS.topicName()}"
+            })
     void onBatch(List<ConsumerRecord<String, byte[]>> records) {
         var rows = new ArrayList<Row>(records.size());
         for (int i = 0; i < records.size(); i++) {
@@ -93,9 +102,13 @@ class HistoryWriter {
             } catch (RuntimeException e) {
                 // Whatever parsed before it is stored first, so committing up to it loses nothing.
                 store(rows);
-                throw new BatchListenerFailedException("Not an event: " + describe(records.get(i)),
-                        new UnprocessableRecordException(DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
-                                "not a " + expectedType(records.get(i)) + ": " + e.getMessage(), e), i);
+                throw new BatchListenerFailedException(
+                        "Not an event: " + describe(records.get(i)),
+                        new UnprocessableRecordException(
+                                DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
+                                "not a " + expectedType(records.get(i)) + ": " + e.getMessage(),
+                                e),
+                        i);
             }
         }
         store(rows);
@@ -111,7 +124,8 @@ class HistoryWriter {
             conflicts = write(rows);
         } catch (RuntimeException e) {
             if (Failures.isTransient(e)) {
-                throw new BatchListenerFailedException("History store unavailable", e, rows.getFirst().index());
+                throw new BatchListenerFailedException(
+                        "History store unavailable", e, rows.getFirst().index());
             }
             storeOneByOne(rows);
             return;
@@ -133,14 +147,20 @@ class HistoryWriter {
                 continue;
             }
             var unit = row.unit().event();
-            var conflict = new UnprocessableRecordException(DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT, "data unit "
-                    + unit.id() + " of uplink " + unit.uplinkId() + " is stored already from a different uplink of"
-                    + " device '" + unit.deviceId() + "' in channel '" + unit.channel() + "': its idempotency key was"
-                    + " reused with another payload, port, device type or measuredAt", null);
+            var conflict = new UnprocessableRecordException(
+                    DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT,
+                    "data unit "
+                            + unit.id() + " of uplink " + unit.uplinkId()
+                            + " is stored already from a different uplink of"
+                            + " device '" + unit.deviceId() + "' in channel '" + unit.channel()
+                            + "': its idempotency key was"
+                            + " reused with another payload, port, device type or measuredAt",
+                    null);
             try {
                 deadLetters.accept(row.record(), conflict);
             } catch (RuntimeException e) {
-                throw new BatchListenerFailedException("Dead letter of a conflicting retry not written", e, row.index());
+                throw new BatchListenerFailedException(
+                        "Dead letter of a conflicting retry not written", e, row.index());
             }
         }
     }
@@ -152,9 +172,15 @@ class HistoryWriter {
             try {
                 conflicts = write(List.of(row));
             } catch (RuntimeException e) {
-                throw new BatchListenerFailedException("History store refused a row", Failures.isTransient(e) ? e
-                        : new UnprocessableRecordException(DeadLetterHeaders.CAUSE_REJECTED_BY_STORE,
-                                "refused by the history store: " + e.getMessage(), e), row.index());
+                throw new BatchListenerFailedException(
+                        "History store refused a row",
+                        Failures.isTransient(e)
+                                ? e
+                                : new UnprocessableRecordException(
+                                        DeadLetterHeaders.CAUSE_REJECTED_BY_STORE,
+                                        "refused by the history store: " + e.getMessage(),
+                                        e),
+                        row.index());
             }
             deadLetterConflicts(List.of(row), conflicts);
         }
@@ -182,8 +208,8 @@ class HistoryWriter {
             require(unit.deviceId(), "deviceId");
             require(unit.measuredAt(), "measuredAt");
             require(unit.receivedAt(), "receivedAt");
-            return new Row(index, record, new HistoryStore.Stored<>(unit, json, UplinkDigest.read(record.headers())),
-                    null);
+            return new Row(
+                    index, record, new HistoryStore.Stored<>(unit, json, UplinkDigest.read(record.headers())), null);
         }
         var alarm = PipelineTopic.ALARMS.read(record.value());
         require(alarm.id(), "id");

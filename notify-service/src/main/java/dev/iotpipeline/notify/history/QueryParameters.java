@@ -12,8 +12,7 @@ import org.springframework.http.HttpStatus;
 /** What the history endpoints check the same way: the credential's channels, page sizes, enum parameters. */
 final class QueryParameters {
 
-    private QueryParameters() {
-    }
+    private QueryParameters() {}
 
     /** The channels the credential may read (null = all), after checking the one a query names. */
     static Set<String> scope(Credential credential, String channel) {
@@ -25,7 +24,9 @@ final class QueryParameters {
 
     static void requireChannel(Credential credential, String channel) {
         if (!credential.allows(channel)) {
-            throw Problems.of(HttpStatus.FORBIDDEN, "channel-forbidden",
+            throw Problems.of(
+                    HttpStatus.FORBIDDEN,
+                    "channel-forbidden",
                     "The " + credential.role().label() + " may not read channel '" + channel + "'");
         }
     }
@@ -39,9 +40,17 @@ final class QueryParameters {
     }
 
     static <E extends Enum<E>> String known(String name, String value, Class<E> values) {
-        if (value != null && Arrays.stream(values.getEnumConstants()).noneMatch(e -> e.name().equals(value))) {
-            throw invalid(name, name + ": '" + value + "' is not one of "
-                    + String.join(", ", Arrays.stream(values.getEnumConstants()).map(Enum::name).toList()));
+        if (value != null
+                && Arrays.stream(values.getEnumConstants())
+                        .noneMatch(e -> e.name().equals(value))) {
+            throw invalid(
+                    name,
+                    name + ": '" + value + "' is not one of "
+                            + String.join(
+                                    ", ",
+                                    Arrays.stream(values.getEnumConstants())
+                                            .map(Enum::name)
+                                            .toList()));
         }
         return value;
     }

@@ -1,9 +1,9 @@
 package dev.iotpipeline.notify.live;
 
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.live.feed.DeliveryLogs;
 import dev.iotpipeline.notify.live.feed.LiveFeed;
@@ -68,10 +68,10 @@ class LiveConfig {
     }
 
     @Bean
-    DashboardSocketHandler dashboardSocketHandler(SubscriptionRegistry registry, Sessions sessions,
-            LiveMetrics metrics, Replay replay, DeliveryLogs logs) {
-        return new DashboardSocketHandler(registry, sessions, properties.websocket(), metrics, virtualThreads,
-                replay, logs);
+    DashboardSocketHandler dashboardSocketHandler(
+            SubscriptionRegistry registry, Sessions sessions, LiveMetrics metrics, Replay replay, DeliveryLogs logs) {
+        return new DashboardSocketHandler(
+                registry, sessions, properties.websocket(), metrics, virtualThreads, replay, logs);
     }
 
     @Bean(destroyMethod = "close")
@@ -84,7 +84,8 @@ class LiveConfig {
     ReaderLifecycle liveFeedReader(LiveFeed feed, KafkaAdmin admin) {
         var k = properties.kafka();
         return new ReaderLifecycle("live feed", k.readerStartTimeout(), timeout -> {
-            admin.createOrModifyTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+            admin.createOrModifyTopics(TopicPartitions.keepExisting(
+                    admin.getConfigurationProperties(),
                     PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
                     PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
                     PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor())));
@@ -95,8 +96,8 @@ class LiveConfig {
 
     @Bean(destroyMethod = "shutdownNow")
     ScheduledExecutorService liveHeartbeat(Sessions sessions) {
-        var scheduler = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().name("ws-heartbeat")
-                .daemon().factory());
+        var scheduler = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("ws-heartbeat").daemon().factory());
         long every = properties.websocket().heartbeatInterval().toMillis();
         scheduler.scheduleWithFixedDelay(sessions::heartbeat, every, every, TimeUnit.MILLISECONDS);
         return scheduler;

@@ -1,7 +1,7 @@
 package dev.iotpipeline.notify.history;
 
-import static org.mockito.ArgumentMatchers.any;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
 import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
@@ -42,10 +42,12 @@ import org.springframework.test.web.servlet.MockMvc;
  * stores mocked: who may read what, every parameter a query refuses before it reaches PostgreSQL, and
  * acknowledgements, which only ever go to alarm-commands.
  */
-@WebMvcTest(properties = {
-        "iot.security.admin-tokens[0]=admin-secret",
-        "iot.security.dashboard-tokens[0].token=dash-secret",
-        "iot.security.dashboard-tokens[0].channels[0]=north"})
+@WebMvcTest(
+        properties = {
+            "iot.security.admin-tokens[0]=admin-secret",
+            "iot.security.dashboard-tokens[0].token=dash-secret",
+            "iot.security.dashboard-tokens[0].channels[0]=north"
+        })
 class HistoryApiTest {
 
     private static final String FROM = "2026-11-20T00:00:00Z";
@@ -57,8 +59,7 @@ class HistoryApiTest {
     @EnableConfigurationProperties(NotifyProperties.class)
     // NotifyRoutes is package-private in another package: scanned by name rather than imported.
     @ComponentScan(basePackages = "dev.iotpipeline.notify.access")
-    static class Service {
-    }
+    static class Service {}
 
     @MockitoBean
     HistoryStore store;
@@ -79,7 +80,8 @@ class HistoryApiTest {
                 .thenReturn(List.of(new HistoryStore.Bucket(start, 2L, 20.5, 20.0, 21.0, 41.0)));
 
         mvc.perform(get("/data-units/aggregate?channel=north&deviceId=d1&measurement=temperature,humidity&fn=max,count"
-                        + "&from=" + FROM + "&to=" + TO).header("Authorization", "Bearer dash-secret"))
+                                + "&from=" + FROM + "&to=" + TO)
+                        .header("Authorization", "Bearer dash-secret"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$.bucket").value("PT1H"))
                 .andExpect(jsonPath("$.fn[0]").value("max"))
@@ -123,15 +125,24 @@ class HistoryApiTest {
                 .andExpect(status().isForbidden());
         mvc.perform(get("/devices?channel=north")).andExpect(status().isUnauthorized());
 
-        when(store.devices(any(), anyInt())).thenReturn(List.of(new HistoryStore.Device("north", "d1", "em300th",
-                Instant.parse(TO), Instant.parse(TO), UUID.randomUUID(), Map.of("temperature", 21.5))));
+        when(store.devices(any(), anyInt()))
+                .thenReturn(List.of(new HistoryStore.Device(
+                        "north",
+                        "d1",
+                        "em300th",
+                        Instant.parse(TO),
+                        Instant.parse(TO),
+                        UUID.randomUUID(),
+                        Map.of("temperature", 21.5))));
         mvc.perform(get("/devices").header("Authorization", "Bearer dash-secret"))
                 .andExpect(status().isOk())
                 .andExpect(jsonPath("$[0].deviceId").value("d1"))
                 .andExpect(jsonPath("$[0].lastSeen").value(TO))
                 .andExpect(jsonPath("$[0].measurements.temperature").value(21.5));
-        verify(store).devices(org.mockito.ArgumentMatchers.argThat(q -> q.channels().equals(java.util.Set.of("north"))),
-                eq(100));
+        verify(store)
+                .devices(
+                        org.mockito.ArgumentMatchers.argThat(q -> q.channels().equals(java.util.Set.of("north"))),
+                        eq(100));
     }
 
     @Test
@@ -163,7 +174,8 @@ class HistoryApiTest {
                 .andExpect(jsonPath("$.acknowledged").value(true));
         mvc.perform(post("/alarms/" + cleared.alarmId() + "/acknowledge").header("Authorization", "Bearer dash-secret"))
                 .andExpect(status().isAccepted());
-        mvc.perform(post("/alarms/" + elsewhere.alarmId() + "/acknowledge").header("Authorization", "Bearer dash-secret"))
+        mvc.perform(post("/alarms/" + elsewhere.alarmId() + "/acknowledge")
+                        .header("Authorization", "Bearer dash-secret"))
                 .andExpect(status().isForbidden());
         mvc.perform(post("/alarms/" + UUID.randomUUID() + "/acknowledge").header("Authorization", "Bearer dash-secret"))
                 .andExpect(status().isNotFound())
@@ -171,19 +183,36 @@ class HistoryApiTest {
 
         var commands = org.mockito.ArgumentCaptor.forClass(Object.class);
         verify(kafka, org.mockito.Mockito.times(2)).send(eq("alarm-commands"), eq("d1"), commands.capture());
-        assertThat(commands.getAllValues()).map(AlarmCommand.class::cast).satisfiesExactly(
-                command -> {
-                    assertThat(command.alarmId()).isEqualTo(active.alarmId());
-                    assertThat(command.cleared()).isNull();
-                    assertThat(command.by()).startsWith("dashboard:");
-                },
-                command -> assertThat(command.cleared()).isEqualTo(cleared));
+        assertThat(commands.getAllValues())
+                .map(AlarmCommand.class::cast)
+                .satisfiesExactly(
+                        command -> {
+                            assertThat(command.alarmId()).isEqualTo(active.alarmId());
+                            assertThat(command.cleared()).isNull();
+                            assertThat(command.by()).startsWith("dashboard:");
+                        },
+                        command -> assertThat(command.cleared()).isEqualTo(cleared));
     }
 
     private static AlarmEvent alarm(String channel, AlarmState state) {
         var at = Instant.parse(FROM);
-        return new AlarmEvent(UUID.randomUUID(), AlarmEvent.SCHEMA_VERSION, UUID.randomUUID(), "r1", "hot",
-                Severity.MAJOR, state, false, channel, "em300th", "d1", UUID.randomUUID(), Map.of("temperature", 41.0),
-                at, at, state == AlarmState.CLEARED ? at.plusSeconds(60) : null, null);
+        return new AlarmEvent(
+                UUID.randomUUID(),
+                AlarmEvent.SCHEMA_VERSION,
+                UUID.randomUUID(),
+                "r1",
+                "hot",
+                Severity.MAJOR,
+                state,
+                false,
+                channel,
+                "em300th",
+                "d1",
+                UUID.randomUUID(),
+                Map.of("temperature", 41.0),
+                at,
+                at,
+                state == AlarmState.CLEARED ? at.plusSeconds(60) : null,
+                null);
     }
 }

@@ -46,13 +46,17 @@ import org.springframework.test.web.servlet.MockMvc;
  * data unit once however often it is delivered, and dead-letters a record that is not a data unit while the
  * records behind it are still stored.
  */
-@SpringBootTest(classes = NotifyApplication.class, webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-        "spring.config.name=notify-service",
-        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-        "notify.kafka.partitions=1",
-        "iot.security.admin-tokens[0]=admin-secret",
-        "iot.security.dashboard-tokens[0].token=dash-secret",
-        "iot.security.dashboard-tokens[0].channels[0]=greenhouse"})
+@SpringBootTest(
+        classes = NotifyApplication.class,
+        webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+        properties = {
+            "spring.config.name=notify-service",
+            "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+            "notify.kafka.partitions=1",
+            "iot.security.admin-tokens[0]=admin-secret",
+            "iot.security.dashboard-tokens[0].token=dash-secret",
+            "iot.security.dashboard-tokens[0].channels[0]=greenhouse"
+        })
 @EmbeddedKafka(partitions = 1)
 @AutoConfigureMockMvc
 class HistoryListenerTest {
@@ -88,8 +92,10 @@ class HistoryListenerTest {
     @Test
     void storesEachDataUnitOnceAndDeadLettersWhatIsNoDataUnit() throws Exception {
         var unit = dataUnit("dev-1", 21.5);
-        try (var producer = new KafkaProducer<>(Map.<String, Object>of("bootstrap.servers",
-                broker.getBrokersAsString()), new StringSerializer(), new ByteArraySerializer())) {
+        try (var producer = new KafkaProducer<>(
+                Map.<String, Object>of("bootstrap.servers", broker.getBrokersAsString()),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
             send(producer, "dev-1", EventJson.write(unit));
             send(producer, "dev-poison", "[1, 2".getBytes(StandardCharsets.UTF_8));
             // Delivered twice, as after a crash between the write and the commit: still one row.
@@ -97,36 +103,58 @@ class HistoryListenerTest {
             send(producer, "dev-2", EventJson.write(dataUnit("dev-2", 19.0)));
         }
 
-        Awaitility.await().atMost(Duration.ofSeconds(60)).untilAsserted(() ->
-                mvc.perform(get("/data-units").param("channel", "greenhouse")
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .untilAsserted(() -> mvc.perform(get("/data-units")
+                                .param("channel", "greenhouse")
                                 .header("Authorization", "Bearer dash-secret"))
                         .andExpect(status().isOk())
                         .andExpect(jsonPath("$.items.length()").value(2))
                         .andExpect(jsonPath("$.items[0].id").value(unit.id().toString()))
-                        .andExpect(jsonPath("$.items[0].measurements.temperature").value(21.5)));
+                        .andExpect(
+                                jsonPath("$.items[0].measurements.temperature").value(21.5)));
 
         var props = KafkaTestUtils.consumerProps(broker, "history-test", false);
         props.put("auto.offset.reset", "earliest");
         try (var consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer())) {
             consumer.subscribe(List.of(PipelineTopic.EVENTS_DEAD_LETTER.topicName()));
             var seen = new ArrayList<ConsumerRecord<String, byte[]>>();
-            var dead = Awaitility.await().atMost(Duration.ofSeconds(30)).until(() -> {
-                consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
-                return seen.stream().filter(r -> "dev-poison".equals(r.key())).findFirst().orElse(null);
-            }, r -> r != null);
-            assertThat(new String(dead.headers().lastHeader(DeadLetterHeaders.STAGE).value(), StandardCharsets.UTF_8))
+            var dead = Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .until(
+                            () -> {
+                                consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
+                                return seen.stream()
+                                        .filter(r -> "dev-poison".equals(r.key()))
+                                        .findFirst()
+                                        .orElse(null);
+                            },
+                            r -> r != null);
+            assertThat(new String(
+                            dead.headers().lastHeader(DeadLetterHeaders.STAGE).value(), StandardCharsets.UTF_8))
                     .isEqualTo(DeadLetterHeaders.STAGE_STORE);
             assertThat(new String(dead.value(), StandardCharsets.UTF_8)).isEqualTo("[1, 2");
         }
     }
 
     private static void send(KafkaProducer<String, byte[]> producer, String key, byte[] value) throws Exception {
-        producer.send(new ProducerRecord<>(PipelineTopic.DATA_UNITS.topicName(), key, value)).get();
+        producer.send(new ProducerRecord<>(PipelineTopic.DATA_UNITS.topicName(), key, value))
+                .get();
     }
 
     private static DataUnit dataUnit(String deviceId, double temperature) {
         var now = Instant.now().truncatedTo(ChronoUnit.MILLIS);
-        return new DataUnit(Ids.newId(), 1, Ids.newId(), "greenhouse", "em300th", deviceId, now, now, now,
-                Map.of("temperature", temperature), Map.of());
+        return new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "greenhouse",
+                "em300th",
+                deviceId,
+                now,
+                now,
+                now,
+                Map.of("temperature", temperature),
+                Map.of());
     }
 }

@@ -34,32 +34,71 @@ public class HistoryWriterJmh {
     List<ConsumerRecord<String, byte[]>> batch;
     /** What the writer handed to the two upserts in the last call. */
     List<HistoryStore.Stored<DataUnit>> units = List.of();
+
     List<HistoryStore.Stored<AlarmEvent>> alarms = List.of();
 
     @Setup
     public void setUp() {
-        writer = new HistoryWriter(rows -> {
-            units = rows;
-            return List.of();
-        }, rows -> alarms = rows, (record, cause) -> {
-        });
+        writer = new HistoryWriter(
+                rows -> {
+                    units = rows;
+                    return List.of();
+                },
+                rows -> alarms = rows,
+                (record, cause) -> {});
         batch = new ArrayList<>(BATCH);
         var now = Instant.now();
         for (int i = 0; i < BATCH; i++) {
             var device = "dev-" + (i % 20);
             if (i % 20 == 19) {
                 var alarmId = Ids.newId();
-                var alarm = new AlarmEvent(Ids.derive(alarmId, "raised"), AlarmEvent.SCHEMA_VERSION, alarmId, "hot",
-                        "hot", Severity.MAJOR, AlarmState.ACTIVE, false, "irrigation", "em300th", device, Ids.newId(),
-                        Map.of("temperature", 30.8), now, now, null, null);
-                batch.add(record(PipelineTopic.ALARMS.topicName(), i, device,
-                        PipelineTopic.ALARMS.valueSerde().serializer().serialize(PipelineTopic.ALARMS.topicName(), alarm)));
+                var alarm = new AlarmEvent(
+                        Ids.derive(alarmId, "raised"),
+                        AlarmEvent.SCHEMA_VERSION,
+                        alarmId,
+                        "hot",
+                        "hot",
+                        Severity.MAJOR,
+                        AlarmState.ACTIVE,
+                        false,
+                        "irrigation",
+                        "em300th",
+                        device,
+                        Ids.newId(),
+                        Map.of("temperature", 30.8),
+                        now,
+                        now,
+                        null,
+                        null);
+                batch.add(record(
+                        PipelineTopic.ALARMS.topicName(),
+                        i,
+                        device,
+                        PipelineTopic.ALARMS
+                                .valueSerde()
+                                .serializer()
+                                .serialize(PipelineTopic.ALARMS.topicName(), alarm)));
             } else {
-                var unit = new DataUnit(Ids.newId(), DataUnit.SCHEMA_VERSION, Ids.newId(), "irrigation", "em300th",
-                        device, now, now, now, Map.of("temperature", 20.0 + i % 10, "humidity", 50.5, "battery", 92.0),
+                var unit = new DataUnit(
+                        Ids.newId(),
+                        DataUnit.SCHEMA_VERSION,
+                        Ids.newId(),
+                        "irrigation",
+                        "em300th",
+                        device,
+                        now,
+                        now,
+                        now,
+                        Map.of("temperature", 20.0 + i % 10, "humidity", 50.5, "battery", 92.0),
                         Map.of("network", Map.of("networkServer", "tts", "rssi", -35, "snr", 5, "gateways", 1)));
-                batch.add(record(PipelineTopic.DATA_UNITS.topicName(), i, device, PipelineTopic.DATA_UNITS.valueSerde()
-                        .serializer().serialize(PipelineTopic.DATA_UNITS.topicName(), unit)));
+                batch.add(record(
+                        PipelineTopic.DATA_UNITS.topicName(),
+                        i,
+                        device,
+                        PipelineTopic.DATA_UNITS
+                                .valueSerde()
+                                .serializer()
+                                .serialize(PipelineTopic.DATA_UNITS.topicName(), unit)));
             }
         }
     }

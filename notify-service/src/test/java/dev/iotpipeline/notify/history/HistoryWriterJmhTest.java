@@ -29,7 +29,9 @@ class HistoryWriterJmhTest {
     @Test
     void everyBenchmarkIsCheckedHereAndListedForJmh() throws IOException {
         var benchmarks = Arrays.stream(HistoryWriterJmh.class.getMethods())
-                .filter(m -> m.isAnnotationPresent(Benchmark.class)).map(m -> m.getName()).toList();
+                .filter(m -> m.isAnnotationPresent(Benchmark.class))
+                .map(m -> m.getName())
+                .toList();
         assertThat(benchmarks).containsExactly("prepareBatch");
         // The annotation processor ran: JMH finds its benchmarks through this list.
         try (var in = getClass().getResourceAsStream("/META-INF/BenchmarkList")) {

@@ -35,16 +35,21 @@ class HistoryWriterTest {
     private boolean databaseAway;
     private int unitWrites;
     private final List<String> deadLetters = new ArrayList<>();
-    private final HistoryWriter writer = new HistoryWriter(this::storeUnits, this::storeAlarms,
-            (record, cause) -> deadLetters.add(record.offset() + " " + ((UnprocessableRecordException) cause).deadLetterCause()
-                    + " " + cause.getMessage()));
+    private final HistoryWriter writer = new HistoryWriter(
+            this::storeUnits,
+            this::storeAlarms,
+            (record, cause) -> deadLetters.add(record.offset() + " "
+                    + ((UnprocessableRecordException) cause).deadLetterCause() + " " + cause.getMessage()));
     private long offset;
     private final Map<java.util.UUID, Long> digests = new java.util.HashMap<>();
 
     @Test
     void aSmallBatchIsFollowedByThePauseAndAFullOneIsNot() {
-        var lingering = new HistoryWriter(this::storeUnits, this::storeAlarms, (record, cause) -> {
-        }, new HistoryWriter.Linger(Duration.ofMillis(300), 3));
+        var lingering = new HistoryWriter(
+                this::storeUnits,
+                this::storeAlarms,
+                (record, cause) -> {},
+                new HistoryWriter.Linger(Duration.ofMillis(300), 3));
 
         long small = System.nanoTime();
         lingering.onBatch(List.of(unit("dev-1"), unit("dev-2")));
@@ -74,14 +79,17 @@ class HistoryWriterTest {
         var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> writer.onBatch(batch));
 
         assertThat(failure.getIndex()).isEqualTo(1);
-        assertThat(failure.getCause()).isInstanceOfSatisfying(UnprocessableRecordException.class,
-                e -> assertThat(e.deadLetterCause()).isEqualTo(DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
+        assertThat(failure.getCause())
+                .isInstanceOfSatisfying(
+                        UnprocessableRecordException.class,
+                        e -> assertThat(e.deadLetterCause()).isEqualTo(DeadLetterHeaders.CAUSE_MALFORMED_EVENT));
         assertThat(storedUnits).as("committed up to the bad record, so stored").containsExactly("dev-1");
     }
 
     @Test
     void shouldCallAnEventWithoutWhatItsTableRequiresMalformed() {
-        var failure = catchThrowableOfType(BatchListenerFailedException.class,
+        var failure = catchThrowableOfType(
+                BatchListenerFailedException.class,
                 () -> writer.onBatch(List.of(raw(PipelineTopic.ALARMS, "{\"deviceId\":\"dev-1\"}"))));
 
         assertThat(failure.getIndex()).isZero();
@@ -95,17 +103,39 @@ class HistoryWriterTest {
         var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> writer.onBatch(batch));
 
         assertThat(failure.getIndex()).isEqualTo(2);
-        assertThat(failure.getCause()).isInstanceOfSatisfying(UnprocessableRecordException.class,
-                e -> assertThat(e.deadLetterCause()).isEqualTo(DeadLetterHeaders.CAUSE_REJECTED_BY_STORE));
+        assertThat(failure.getCause())
+                .isInstanceOfSatisfying(
+                        UnprocessableRecordException.class,
+                        e -> assertThat(e.deadLetterCause()).isEqualTo(DeadLetterHeaders.CAUSE_REJECTED_BY_STORE));
         assertThat(storedUnits).containsExactly("dev-1", "dev-2");
     }
 
     @Test
     void shouldDeadLetterEveryConflictingRetryOfABatchStoreTheRestAndSkipARepeat() {
-        var original = new DataUnit(Ids.newId(), 1, Ids.newId(), "ch", "em300th", "dev-1", T0, T0, T0,
-                Map.of("temperature", 21.0), Map.of());
-        var conflicting = new DataUnit(original.id(), 1, original.uplinkId(), "ch", "em300th", "dev-1", T0,
-                T0.plusSeconds(5), T0.plusSeconds(5), Map.of("temperature", 35.0), Map.of());
+        var original = new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "ch",
+                "em300th",
+                "dev-1",
+                T0,
+                T0,
+                T0,
+                Map.of("temperature", 21.0),
+                Map.of());
+        var conflicting = new DataUnit(
+                original.id(),
+                1,
+                original.uplinkId(),
+                "ch",
+                "em300th",
+                "dev-1",
+                T0,
+                T0.plusSeconds(5),
+                T0.plusSeconds(5),
+                Map.of("temperature", 35.0),
+                Map.of());
         writer.onBatch(List.of(unit(original, 7L)));
         var conflict = unit(conflicting, 8L);
         var another = unit(conflicting, 9L);
@@ -114,22 +144,33 @@ class HistoryWriterTest {
 
         assertThat(storedUnits).as("the repeat is skipped, the rest stored").containsExactly("dev-1", "dev-0", "dev-3");
         assertThat(deadLetters).hasSize(2);
-        assertThat(deadLetters.getFirst()).startsWith(conflict.offset() + " " + DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT)
+        assertThat(deadLetters.getFirst())
+                .startsWith(conflict.offset() + " " + DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT)
                 .contains(original.uplinkId().toString(), "dev-1", "idempotency key");
         assertThat(deadLetters.get(1)).startsWith(another.offset() + " ");
     }
 
     @Test
     void shouldFailTheBatchFromAConflictWhoseDeadLetterKafkaDoesNotTake() {
-        var original = new DataUnit(Ids.newId(), 1, Ids.newId(), "ch", "em300th", "dev-1", T0, T0, T0,
-                Map.of("temperature", 21.0), Map.of());
+        var original = new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "ch",
+                "em300th",
+                "dev-1",
+                T0,
+                T0,
+                T0,
+                Map.of("temperature", 21.0),
+                Map.of());
         var failing = new HistoryWriter(this::storeUnits, this::storeAlarms, (record, cause) -> {
             throw new org.apache.kafka.common.errors.TimeoutException("dead letter not acknowledged");
         });
         failing.onBatch(List.of(unit(original, 7L)));
 
-        var failure = catchThrowableOfType(BatchListenerFailedException.class,
-                () -> failing.onBatch(List.of(unit("dev-0"), unit(original, 8L))));
+        var failure = catchThrowableOfType(
+                BatchListenerFailedException.class, () -> failing.onBatch(List.of(unit("dev-0"), unit(original, 8L))));
 
         assertThat(failure.getIndex()).isEqualTo(1);
         assertThat(failure.getCause()).isInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
@@ -139,12 +180,14 @@ class HistoryWriterTest {
     void shouldRetryTheWholeBatchWhileTheDatabaseIsAwayWithoutBlamingARecord() {
         databaseAway = true;
 
-        var failure = catchThrowableOfType(BatchListenerFailedException.class,
-                () -> writer.onBatch(List.of(unit("dev-1"), unit("dev-2"))));
+        var failure = catchThrowableOfType(
+                BatchListenerFailedException.class, () -> writer.onBatch(List.of(unit("dev-1"), unit("dev-2"))));
 
         assertThat(failure.getIndex()).isZero();
         assertThat(failure.getCause()).isInstanceOf(CannotGetJdbcConnectionException.class);
-        assertThat(unitWrites).as("no row-by-row search while the database is away").isEqualTo(1);
+        assertThat(unitWrites)
+                .as("no row-by-row search while the database is away")
+                .isEqualTo(1);
     }
 
     private List<HistoryStore.Stored<DataUnit>> storeUnits(List<HistoryStore.Stored<DataUnit>> units) {
@@ -175,21 +218,47 @@ class HistoryWriterTest {
     }
 
     private ConsumerRecord<String, byte[]> unit(String deviceId) {
-        var unit = new DataUnit(Ids.newId(), 1, Ids.newId(), "ch", "em300th", deviceId, T0, T0, T0,
-                Map.of("temperature", 21.0), Map.of());
+        var unit = new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "ch",
+                "em300th",
+                deviceId,
+                T0,
+                T0,
+                T0,
+                Map.of("temperature", 21.0),
+                Map.of());
         return unit(unit, 1L);
     }
 
     private ConsumerRecord<String, byte[]> unit(DataUnit unit, long uplinkDigest) {
-        var record = new ConsumerRecord<>(PipelineTopic.DATA_UNITS.topicName(), 0, offset++, unit.deviceId(),
-                EventJson.write(unit));
+        var record = new ConsumerRecord<>(
+                PipelineTopic.DATA_UNITS.topicName(), 0, offset++, unit.deviceId(), EventJson.write(unit));
         UplinkDigest.add(record.headers(), uplinkDigest);
         return record;
     }
 
     private ConsumerRecord<String, byte[]> alarm(String deviceId) {
-        var alarm = new AlarmEvent(Ids.newId(), 1, Ids.newId(), "r1", "hot", Severity.MAJOR, AlarmState.ACTIVE, false,
-                "ch", "em300th", deviceId, Ids.newId(), Map.of(), T0, T0, null, null);
+        var alarm = new AlarmEvent(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "r1",
+                "hot",
+                Severity.MAJOR,
+                AlarmState.ACTIVE,
+                false,
+                "ch",
+                "em300th",
+                deviceId,
+                Ids.newId(),
+                Map.of(),
+                T0,
+                T0,
+                null,
+                null);
         return new ConsumerRecord<>(PipelineTopic.ALARMS.topicName(), 0, offset++, deviceId, EventJson.write(alarm));
     }
 

@@ -18,8 +18,7 @@ import tools.jackson.databind.JsonNode;
  */
 public final class JmhReport {
 
-    private JmhReport() {
-    }
+    private JmhReport() {}
 
     /** Arguments: the Markdown file to write, the command that ran, a note on the machine (may be empty), then the JSON files. */
     public static void main(String[] args) throws IOException {
@@ -33,7 +32,11 @@ public final class JmhReport {
     static String render(String command, String note, List<Path> results, String machine) throws IOException {
         var out = new StringBuilder();
         out.append("# JMH microbenchmarks of the per-record hot paths\n\n");
-        out.append("Command: `").append(command).append("` (").append(LocalDate.now(ZoneOffset.UTC)).append(").\n");
+        out.append("Command: `")
+                .append(command)
+                .append("` (")
+                .append(LocalDate.now(ZoneOffset.UTC))
+                .append(").\n");
         out.append("Machine: ").append(machine).append(".\n");
         boolean first = true;
         for (var file : results) {
@@ -43,15 +46,27 @@ public final class JmhReport {
             }
             if (first) {
                 var run = runs.get(0);
-                out.append("JVM: ").append(run.path("vmName").asString("")).append(' ')
-                        .append(run.path("vmVersion").asString("")).append(" (JDK ")
-                        .append(run.path("jdkVersion").asString("")).append("), JMH ")
-                        .append(run.path("jmhVersion").asString("")).append("; ").append(run.path("forks").asInt())
-                        .append(" fork, ").append(run.path("warmupIterations").asInt()).append(" warm-up iterations of ")
-                        .append(run.path("warmupTime").asString("")).append(", ")
-                        .append(run.path("measurementIterations").asInt()).append(" measured iterations of ")
-                        .append(run.path("measurementTime").asString("")).append(", ")
-                        .append(run.path("threads").asInt()).append(" thread.\n");
+                out.append("JVM: ")
+                        .append(run.path("vmName").asString(""))
+                        .append(' ')
+                        .append(run.path("vmVersion").asString(""))
+                        .append(" (JDK ")
+                        .append(run.path("jdkVersion").asString(""))
+                        .append("), JMH ")
+                        .append(run.path("jmhVersion").asString(""))
+                        .append("; ")
+                        .append(run.path("forks").asInt())
+                        .append(" fork, ")
+                        .append(run.path("warmupIterations").asInt())
+                        .append(" warm-up iterations of ")
+                        .append(run.path("warmupTime").asString(""))
+                        .append(", ")
+                        .append(run.path("measurementIterations").asInt())
+                        .append(" measured iterations of ")
+                        .append(run.path("measurementTime").asString(""))
+                        .append(", ")
+                        .append(run.path("threads").asInt())
+                        .append(" thread.\n");
                 if (!note.isBlank()) {
                     out.append('\n').append(note.strip()).append('\n');
                 }
@@ -126,11 +141,16 @@ public final class JmhReport {
         var cpu = "";
         var cpuinfo = Path.of("/proc/cpuinfo");
         if (Files.isReadable(cpuinfo)) {
-            cpu = Files.readAllLines(cpuinfo).stream().filter(line -> line.startsWith("model name"))
-                    .map(line -> line.substring(line.indexOf(':') + 1).strip()).findFirst().orElse("");
+            cpu = Files.readAllLines(cpuinfo).stream()
+                    .filter(line -> line.startsWith("model name"))
+                    .map(line -> line.substring(line.indexOf(':') + 1).strip())
+                    .findFirst()
+                    .orElse("");
         }
         long memoryGiB = Math.round(((com.sun.management.OperatingSystemMXBean)
-                java.lang.management.ManagementFactory.getOperatingSystemMXBean()).getTotalMemorySize() / (1024.0 * 1024 * 1024));
+                                java.lang.management.ManagementFactory.getOperatingSystemMXBean())
+                        .getTotalMemorySize()
+                / (1024.0 * 1024 * 1024));
         return Runtime.getRuntime().availableProcessors() + " cores" + (cpu.isEmpty() ? "" : " (" + cpu + ")") + ", "
                 + memoryGiB + " GiB, " + System.getProperty("os.name") + " " + System.getProperty("os.arch");
     }

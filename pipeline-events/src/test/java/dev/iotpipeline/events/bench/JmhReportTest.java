@@ -27,9 +27,14 @@ class JmhReportTest {
 
         var report = JmhReport.render("bench/jmh.sh", "A noisy machine.", List.of(json), "2 cores");
 
-        assertThat(report).contains("Command: `bench/jmh.sh`", "Machine: 2 cores.", "A noisy machine.", "## rules",
-                "JMH 1.37; 1 fork, 3 warm-up iterations of 2 s, 5 measured iterations of 2 s, 1 thread.",
-                "| RulesJmh.evaluateRuleSet | 2.50 ± 0.125 | 2.25 | us/op | 400,000 |",
-                "| RulesJmh.evaluateOneCondition | 0.250 | n/a | us/op | 4,000,000 |");
+        assertThat(report)
+                .contains(
+                        "Command: `bench/jmh.sh`",
+                        "Machine: 2 cores.",
+                        "A noisy machine.",
+                        "## rules",
+                        "JMH 1.37; 1 fork, 3 warm-up iterations of 2 s, 5 measured iterations of 2 s, 1 thread.",
+                        "| RulesJmh.evaluateRuleSet | 2.50 ± 0.125 | 2.25 | us/op | 400,000 |",
+                        "| RulesJmh.evaluateOneCondition | 0.250 | n/a | us/op | 4,000,000 |");
     }
 }

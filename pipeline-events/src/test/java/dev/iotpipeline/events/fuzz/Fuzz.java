@@ -23,22 +23,21 @@ public final class Fuzz {
 
     private static ExecutorService worker = newWorker();
 
-    private Fuzz() {
-    }
+    private Fuzz() {}
 
     /**
      * Runs {@code call}; passes when it returns, or throws {@code rejection} satisfying {@code precise}. The
      * outcome ("value" or what {@code label} calls the rejection) goes into the property's statistics, so a
      * report shows how many inputs got how far. Returns null for a rejection.
      */
-    public static <T, E extends Throwable> T expect(Callable<T> call, Class<E> rejection, Predicate<E> precise,
-            Function<E, String> label) {
+    public static <T, E extends Throwable> T expect(
+            Callable<T> call, Class<E> rejection, Predicate<E> precise, Function<E, String> label) {
         return expect(null, call, rejection, precise, label);
     }
 
     /** As above, with the outcome "value" counted as "{@code subject}: value" (the label names the subject itself). */
-    public static <T, E extends Throwable> T expect(String subject, Callable<T> call, Class<E> rejection,
-            Predicate<E> precise, Function<E, String> label) {
+    public static <T, E extends Throwable> T expect(
+            String subject, Callable<T> call, Class<E> rejection, Predicate<E> precise, Function<E, String> label) {
         Throwable thrown;
         try {
             T value = bounded(call);

@@ -19,20 +19,56 @@ import net.jqwik.api.Tuple;
  */
 public final class JsonFuzz {
 
-    private JsonFuzz() {
-    }
+    private JsonFuzz() {}
 
     /** Strings a client might send: unicode, control characters, lone surrogates, NaN-like, times, long. */
     public static Arbitrary<String> strings() {
         return Arbitraries.frequencyOf(
                 Tuple.of(4, Arbitraries.strings().all().ofMaxLength(16)),
                 Tuple.of(3, Arbitraries.strings().ascii().ofMaxLength(16)),
-                Tuple.of(3, Arbitraries.of("", " ", "\t", "NaN", "-NaN", "Infinity", "-Infinity", "1e999", "-0", "null",
-                        "true", "0x1F", "\u0000", "\ud800", "\udfff\ud800", "\uD83D\uDCA9", "\uFB00", "\u0130",
-                        "a\u0301", "\u202E", "\uFEFF", "1970-01-01T00:00:00Z", "+999999999-12-31T23:59:59.999999999Z",
-                        "-1000000000-01-01T00:00:00Z", "2024-02-30T00:00:00Z", "2024-01-01T00:00:00+18:00",
-                        "2024-01-01T00:00:00+19:00", "P1D", "AQID", "AQ", "====", "01", "0g", " 01 ", "__proto__",
-                        "constructor", "../../etc/passwd", "%00", "${jndi:x}", "6f1c2a3e-9a0e-4a8e-b1b4-1f3e5c7d9a21")),
+                Tuple.of(
+                        3,
+                        Arbitraries.of(
+                                "",
+                                " ",
+                                "\t",
+                                "NaN",
+                                "-NaN",
+                                "Infinity",
+                                "-Infinity",
+                                "1e999",
+                                "-0",
+                                "null",
+                                "true",
+                                "0x1F",
+                                "\u0000",
+                                "\ud800",
+                                "\udfff\ud800",
+                                "\uD83D\uDCA9",
+                                "\uFB00",
+                                "\u0130",
+                                "a\u0301",
+                                "\u202E",
+                                "\uFEFF",
+                                "1970-01-01T00:00:00Z",
+                                "+999999999-12-31T23:59:59.999999999Z",
+                                "-1000000000-01-01T00:00:00Z",
+                                "2024-02-30T00:00:00Z",
+                                "2024-01-01T00:00:00+18:00",
+                                "2024-01-01T00:00:00+19:00",
+                                "P1D",
+                                "AQID",
+                                "AQ",
+                                "====",
+                                "01",
+                                "0g",
+                                " 01 ",
+                                "__proto__",
+                                "constructor",
+                                "../../etc/passwd",
+                                "%00",
+                                "${jndi:x}",
+                                "6f1c2a3e-9a0e-4a8e-b1b4-1f3e5c7d9a21")),
                 Tuple.of(1, Arbitraries.strings().all().ofMinLength(500).ofMaxLength(3000)));
     }
 
@@ -46,19 +82,54 @@ public final class JsonFuzz {
                 Tuple.of(2, Arbitraries.integers().map(String::valueOf)),
                 Tuple.of(2, Arbitraries.longs().map(String::valueOf)),
                 Tuple.of(2, Arbitraries.doubles().filter(Double::isFinite).map(String::valueOf)),
-                Tuple.of(2, Combinators.combine(Arbitraries.of("", "-"), Arbitraries.integers().between(1, 9),
-                        Arbitraries.strings().numeric().ofMaxLength(150),
-                        Arbitraries.of("", "", ".5", ".0000001", "e999999999", "E-2147483649", "e+17", "e2147483648"))
-                        .as((sign, first, digits, tail) -> sign + first + digits + tail)),
-                Tuple.of(2, Arbitraries.of("0", "-0", "-0.0", "1e999", "-1e999", "1e-999", "4.9e-324",
-                        "1.7976931348623157e308", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
-                        "2147483647", "2147483648", "255", "256", "-1", "0.5", "1E+2", "1e2147483648", "1e-2147483649",
-                        "85.0", "85.5", "2.55e2")));
+                Tuple.of(
+                        2,
+                        Combinators.combine(
+                                        Arbitraries.of("", "-"),
+                                        Arbitraries.integers().between(1, 9),
+                                        Arbitraries.strings().numeric().ofMaxLength(150),
+                                        Arbitraries.of(
+                                                "",
+                                                "",
+                                                ".5",
+                                                ".0000001",
+                                                "e999999999",
+                                                "E-2147483649",
+                                                "e+17",
+                                                "e2147483648"))
+                                .as((sign, first, digits, tail) -> sign + first + digits + tail)),
+                Tuple.of(
+                        2,
+                        Arbitraries.of(
+                                "0",
+                                "-0",
+                                "-0.0",
+                                "1e999",
+                                "-1e999",
+                                "1e-999",
+                                "4.9e-324",
+                                "1.7976931348623157e308",
+                                "9223372036854775807",
+                                "9223372036854775808",
+                                "-9223372036854775809",
+                                "2147483647",
+                                "2147483648",
+                                "255",
+                                "256",
+                                "-1",
+                                "0.5",
+                                "1E+2",
+                                "1e2147483648",
+                                "1e-2147483649",
+                                "85.0",
+                                "85.5",
+                                "2.55e2")));
     }
 
     /** Number-like tokens that JSON does not allow. */
     public static Arbitrary<String> notNumbers() {
-        return Arbitraries.of("NaN", "Infinity", "-Infinity", "+1", "01", ".5", "1.", "0x10", "1_000", "--1", "1e", "-");
+        return Arbitraries.of(
+                "NaN", "Infinity", "-Infinity", "+1", "01", ".5", "1.", "0x10", "1_000", "--1", "1e", "-");
     }
 
     /** A JSON string literal; lone surrogates and some other characters as \\u escapes, the rest raw. */
@@ -84,7 +155,9 @@ public final class JsonFuzz {
     /** Property names: mostly short, now and then any string (lone surrogates, thousands of characters). */
     public static Arbitrary<String> names() {
         return Arbitraries.frequencyOf(
-                Tuple.of(200, Arbitraries.strings().all().excludeChars(surrogates()).ofMaxLength(12)),
+                Tuple.of(
+                        200,
+                        Arbitraries.strings().all().excludeChars(surrogates()).ofMaxLength(12)),
                 Tuple.of(5, Arbitraries.strings().all().ofMaxLength(12)),
                 Tuple.of(1, strings()));
     }
@@ -112,15 +185,26 @@ public final class JsonFuzz {
         }
         return Arbitraries.frequencyOf(
                 Tuple.of(5, scalars()),
-                Tuple.of(1, Arbitraries.lazy(() -> values(depth - 1, keys)).list().ofMaxSize(5)
-                        .map(items -> "[" + String.join(",", items) + "]")),
-                Tuple.of(2, Arbitraries.lazy(() -> members(keys, values(depth - 1, keys))).list().ofMaxSize(5)
-                        .map(members -> "{" + String.join(",", members) + "}")));
+                Tuple.of(
+                        1,
+                        Arbitraries.lazy(() -> values(depth - 1, keys))
+                                .list()
+                                .ofMaxSize(5)
+                                .map(items -> "[" + String.join(",", items) + "]")),
+                Tuple.of(
+                        2,
+                        Arbitraries.lazy(() -> members(keys, values(depth - 1, keys)))
+                                .list()
+                                .ofMaxSize(5)
+                                .map(members -> "{" + String.join(",", members) + "}")));
     }
 
     /** A JSON object of any values up to {@code depth} levels deep. */
     public static Arbitrary<String> objects(int depth) {
-        return members(List.of(), values(depth - 1)).list().ofMaxSize(5).map(members -> "{" + String.join(",", members) + "}");
+        return members(List.of(), values(depth - 1))
+                .list()
+                .ofMaxSize(5)
+                .map(members -> "{" + String.join(",", members) + "}");
     }
 
     public static Arbitrary<String> values(int depth) {
@@ -128,8 +212,9 @@ public final class JsonFuzz {
     }
 
     private static Arbitrary<String> members(List<String> keys, Arbitrary<String> values) {
-        Arbitrary<String> key = keys.isEmpty() ? names() : Arbitraries.frequencyOf(
-                Tuple.of(3, Arbitraries.of(keys)), Tuple.of(1, names()));
+        Arbitrary<String> key = keys.isEmpty()
+                ? names()
+                : Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.of(keys)), Tuple.of(1, names()));
         return Combinators.combine(key, values).as((k, v) -> quote(k) + ":" + v);
     }
 
@@ -140,10 +225,15 @@ public final class JsonFuzz {
     public static Arbitrary<String> shaped(Map<String, Arbitrary<String>> fields) {
         var present = new ArrayList<Arbitrary<String>>();
         fields.forEach((name, value) -> present.add(Arbitraries.frequencyOf(
-                Tuple.of(8, value.map(v -> quote(name) + ":" + v)),
-                Tuple.of(1, Arbitraries.just("")))));
-        var extras = Arbitraries.frequencyOf(Tuple.of(3, Arbitraries.just(List.<String>of())),
-                Tuple.of(1, members(List.copyOf(fields.keySet()), values(2)).list().ofMinSize(1).ofMaxSize(2)));
+                Tuple.of(8, value.map(v -> quote(name) + ":" + v)), Tuple.of(1, Arbitraries.just("")))));
+        var extras = Arbitraries.frequencyOf(
+                Tuple.of(3, Arbitraries.just(List.<String>of())),
+                Tuple.of(
+                        1,
+                        members(List.copyOf(fields.keySet()), values(2))
+                                .list()
+                                .ofMinSize(1)
+                                .ofMaxSize(2)));
         return Combinators.combine(Combinators.combine(present).as(List::copyOf), extras, Arbitraries.randoms())
                 .as((given, extra, random) -> {
                     var members = new ArrayList<String>();
@@ -185,33 +275,43 @@ public final class JsonFuzz {
     /** A body: {@code json} as UTF-8, or an array of it, or either corrupted, or random bytes, or deep nesting. */
     public static Arbitrary<Body> bodies(Arbitrary<String> json) {
         var asBytes = json.map(JsonFuzz::utf8);
-        var batch = Arbitraries.frequencyOf(Tuple.of(4, json.list().ofMaxSize(3)), Tuple.of(1, json.list().ofMaxSize(25)))
+        var batch = Arbitraries.frequencyOf(
+                        Tuple.of(4, json.list().ofMaxSize(3)),
+                        Tuple.of(1, json.list().ofMaxSize(25)))
                 .map(items -> utf8("[" + String.join(",", items) + "]"));
         return Arbitraries.frequencyOf(
-                Tuple.of(8, asBytes),
-                Tuple.of(3, batch),
-                Tuple.of(3, Combinators.combine(Arbitraries.oneOf(asBytes, batch), Arbitraries.randoms())
-                        .as(JsonFuzz::corrupt)),
-                Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(64)),
-                Tuple.of(1, deepNesting())).map(Body::new);
+                        Tuple.of(8, asBytes),
+                        Tuple.of(3, batch),
+                        Tuple.of(
+                                3,
+                                Combinators.combine(Arbitraries.oneOf(asBytes, batch), Arbitraries.randoms())
+                                        .as(JsonFuzz::corrupt)),
+                        Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(64)),
+                        Tuple.of(1, deepNesting()))
+                .map(Body::new);
     }
 
     /** A document that is one value, never a batch: {@code json} as UTF-8, corrupted, random bytes, deep nesting. */
     public static Arbitrary<Body> documents(Arbitrary<String> json) {
         var asBytes = json.map(JsonFuzz::utf8);
         return Arbitraries.frequencyOf(
-                Tuple.of(12, asBytes),
-                Tuple.of(3, Combinators.combine(asBytes, Arbitraries.randoms()).as(JsonFuzz::corrupt)),
-                Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(64)),
-                Tuple.of(1, deepNesting())).map(Body::new);
+                        Tuple.of(12, asBytes),
+                        Tuple.of(
+                                3,
+                                Combinators.combine(asBytes, Arbitraries.randoms())
+                                        .as(JsonFuzz::corrupt)),
+                        Tuple.of(1, Arbitraries.bytes().array(byte[].class).ofMaxSize(64)),
+                        Tuple.of(1, deepNesting()))
+                .map(Body::new);
     }
 
     /** Arrays or objects nested far beyond any real request, closed or not. */
     public static Arbitrary<byte[]> deepNesting() {
-        var depths = Arbitraries.frequencyOf(Tuple.of(1, Arbitraries.integers().between(1, 100)),
+        var depths = Arbitraries.frequencyOf(
+                Tuple.of(1, Arbitraries.integers().between(1, 100)),
                 Tuple.of(1, Arbitraries.integers().between(100, 20_000)));
-        return Combinators.combine(depths, Arbitraries.of("[", "{\"a\":", "[{\"b\":"),
-                Arbitraries.of(true, false)).as((depth, open, closed) -> {
+        return Combinators.combine(depths, Arbitraries.of("[", "{\"a\":", "[{\"b\":"), Arbitraries.of(true, false))
+                .as((depth, open, closed) -> {
                     var text = new StringBuilder(open.repeat(depth)).append('1');
                     if (closed) {
                         var close = open.equals("[") ? "]" : open.equals("{\"a\":") ? "}" : "}]";

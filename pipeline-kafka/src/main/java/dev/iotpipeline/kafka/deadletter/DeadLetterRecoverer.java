@@ -2,13 +2,13 @@ package dev.iotpipeline.kafka.deadletter;
 
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.time.Clock;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
-import io.micrometer.core.instrument.Counter;
-import io.micrometer.core.instrument.MeterRegistry;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.TopicPartition;
@@ -41,8 +41,13 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
      * @param group the consumer group (or Streams application id), written when the failure does not name it
      * @param meters counts dead letters as {@code pipeline.dead.letters} by topic, stage and cause
      */
-    public DeadLetterRecoverer(KafkaOperations<?, ?> template, PipelineTopic<?> topic, String stage, String group,
-            Clock clock, MeterRegistry meters) {
+    public DeadLetterRecoverer(
+            KafkaOperations<?, ?> template,
+            PipelineTopic<?> topic,
+            String stage,
+            String group,
+            Clock clock,
+            MeterRegistry meters) {
         // A negative partition lets the producer choose by key: the dead-letter topic need not mirror the source.
         super(template, (record, e) -> new TopicPartition(topic.topicName(), -1));
         this.topic = topic;
@@ -55,11 +60,21 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
     @Override
     public void accept(ConsumerRecord<?, ?> record, Consumer<?, ?> consumer, Exception exception) {
         super.accept(record, consumer, exception);
-        Counter.builder("pipeline.dead.letters").description("Records sent to a dead-letter topic")
-                .tag("topic", topic.topicName()).tag("stage", stage).tag("cause", causeTag(exception))
-                .register(meters).increment();
-        log.warn("Dead-lettered {}-{}@{} to {} ({}): {}", record.topic(), record.partition(), record.offset(),
-                topic.topicName(), causeTag(exception), reason(exception));
+        Counter.builder("pipeline.dead.letters")
+                .description("Records sent to a dead-letter topic")
+                .tag("topic", topic.topicName())
+                .tag("stage", stage)
+                .tag("cause", causeTag(exception))
+                .register(meters)
+                .increment();
+        log.warn(
+                "Dead-lettered {}-{}@{} to {} ({}): {}",
+                record.topic(),
+                record.partition(),
+                record.offset(),
+                topic.topicName(),
+                causeTag(exception),
+                reason(exception));
     }
 
     /** The {@code dlt-cause} tag for a failure: the one it names, else {@code processing-error}. */
@@ -68,11 +83,11 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
         return unprocessable != null ? unprocessable.deadLetterCause() : DeadLetterHeaders.CAUSE_PROCESSING_ERROR;
     }
 
-    private static Headers pipelineHeaders(ConsumerRecord<?, ?> record, Exception failure, String stage, String group,
-            Clock clock) {
+    private static Headers pipelineHeaders(
+            ConsumerRecord<?, ?> record, Exception failure, String stage, String group, Clock clock) {
         var headers = new RecordHeaders();
-        DeadLetterHeaders.addCommon(headers, record, causeTag(failure), truncate(reason(failure), MAX_REASON), stage,
-                clock.instant());
+        DeadLetterHeaders.addCommon(
+                headers, record, causeTag(failure), truncate(reason(failure), MAX_REASON), stage, clock.instant());
         // Spring names the group only for listener failures; Streams and direct calls get it here.
         boolean named = failure instanceof ListenerExecutionFailedException listener && listener.getGroupId() != null;
         if (!named && group != null) {
@@ -88,7 +103,9 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
             return unprocessable.getMessage();
         }
         var actual = actual(failure);
-        return actual.getMessage() != null ? actual.getMessage() : actual.getClass().getName();
+        return actual.getMessage() != null
+                ? actual.getMessage()
+                : actual.getClass().getName();
     }
 
     /**
@@ -98,26 +115,39 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
     private static void exceptionHeaders(Headers headers, Exception failure, boolean isKey, HeaderNames names) {
         var info = names.getExceptionInfo();
         var actual = actual(failure);
-        replace(headers, isKey ? info.getKeyExceptionFqcn() : info.getExceptionFqcn(), actual.getClass().getName());
+        replace(
+                headers,
+                isKey ? info.getKeyExceptionFqcn() : info.getExceptionFqcn(),
+                actual.getClass().getName());
         if (actual.getCause() != null) {
-            replace(headers, info.getExceptionCauseFqcn(), actual.getCause().getClass().getName());
+            replace(
+                    headers,
+                    info.getExceptionCauseFqcn(),
+                    actual.getCause().getClass().getName());
         }
         if (actual.getMessage() != null) {
-            replace(headers, isKey ? info.getKeyExceptionMessage() : info.getExceptionMessage(),
+            replace(
+                    headers,
+                    isKey ? info.getKeyExceptionMessage() : info.getExceptionMessage(),
                     truncate(actual.getMessage(), MAX_REASON * 4));
         }
         var trace = new StringWriter();
         actual.printStackTrace(new PrintWriter(trace, true));
-        replace(headers, isKey ? info.getKeyExceptionStacktrace() : info.getExceptionStacktrace(),
+        replace(
+                headers,
+                isKey ? info.getKeyExceptionStacktrace() : info.getExceptionStacktrace(),
                 truncate(trace.toString(), MAX_STACK_TRACE));
     }
 
     /** The failure without the wrappers added on its way up (container, batch index, futures, our tag). */
     static Throwable actual(Throwable failure) {
         var t = failure;
-        while (t.getCause() != null && t.getCause() != t
-                && (t instanceof ListenerExecutionFailedException || t instanceof BatchListenerFailedException
-                        || t instanceof ExecutionException || t instanceof CompletionException
+        while (t.getCause() != null
+                && t.getCause() != t
+                && (t instanceof ListenerExecutionFailedException
+                        || t instanceof BatchListenerFailedException
+                        || t instanceof ExecutionException
+                        || t instanceof CompletionException
                         || t instanceof UnprocessableRecordException)) {
             t = t.getCause();
         }

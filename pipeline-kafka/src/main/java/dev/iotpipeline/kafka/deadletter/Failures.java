@@ -39,8 +39,7 @@ public final class Failures {
     /** SQLState classes of connection loss (08), rollbacks (40), resources (53), operator intervention (57), system (58). */
     private static final Set<String> TRANSIENT_SQL_STATE_CLASSES = Set.of("08", "40", "53", "57", "58");
 
-    private Failures() {
-    }
+    private Failures() {}
 
     /** True if anything in the cause chain is a failure that goes away by itself. */
     public static boolean isTransient(Throwable failure) {
@@ -53,11 +52,14 @@ public final class Failures {
             }
             // A rollback that failed after the work failed (the connection went with the database) is reported in
             // the work's place; what the work met decides.
-            if (t instanceof TransactionSystemException rollback && rollback.getApplicationException() != null
+            if (t instanceof TransactionSystemException rollback
+                    && rollback.getApplicationException() != null
                     && isTransient(rollback.getApplicationException())) {
                 return true;
             }
-            if (t instanceof SQLException sql && sql.getSQLState() != null && sql.getSQLState().length() >= 2
+            if (t instanceof SQLException sql
+                    && sql.getSQLState() != null
+                    && sql.getSQLState().length() >= 2
                     && TRANSIENT_SQL_STATE_CLASSES.contains(sql.getSQLState().substring(0, 2))) {
                 return true;
             }

@@ -25,8 +25,12 @@ public record RetryPolicy(Duration initialInterval, Duration maxInterval) {
     /** The error handler for {@code @KafkaListener} containers; batch listeners throw BatchListenerFailedException. */
     public DefaultErrorHandler errorHandler(ConsumerRecordRecoverer recoverer) {
         var handler = new DefaultErrorHandler(recoverer, untilItWorks());
-        handler.addNotRetryableExceptions(UnprocessableRecordException.class, RecordTooLargeException.class,
-                RecordBatchTooLargeException.class, SerializationException.class, JacksonException.class,
+        handler.addNotRetryableExceptions(
+                UnprocessableRecordException.class,
+                RecordTooLargeException.class,
+                RecordBatchTooLargeException.class,
+                SerializationException.class,
+                JacksonException.class,
                 DataIntegrityViolationException.class);
         handler.setBackOffFunction((record, failure) -> Failures.isTransient(failure) ? untilItWorks() : fewTimes());
         return handler;

@@ -30,7 +30,8 @@ public final class StreamsDeadLetters implements ProcessingExceptionHandler {
 
     /** Adds both handlers, sharing {@code recoverer}, to a Streams configuration. */
     public static void configure(Properties streamsConfig, ConsumerRecordRecoverer recoverer) {
-        streamsConfig.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
+        streamsConfig.put(
+                StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG,
                 RecoveringDeserializationExceptionHandler.class);
         streamsConfig.put(RecoveringDeserializationExceptionHandler.KSTREAM_DESERIALIZATION_RECOVERER, recoverer);
         streamsConfig.put(StreamsConfig.PROCESSING_EXCEPTION_HANDLER_CLASS_CONFIG, StreamsDeadLetters.class);
@@ -56,9 +57,18 @@ public final class StreamsDeadLetters implements ProcessingExceptionHandler {
             log.error("Processing failed outside an input record at {}", context.processorNodeId(), exception);
             return ProcessingHandlerResponse.CONTINUE;
         }
-        var source = new ConsumerRecord<>(context.topic(), context.partition(), context.offset(), context.timestamp(),
-                TimestampType.CREATE_TIME, ConsumerRecord.NULL_SIZE, ConsumerRecord.NULL_SIZE, context.sourceRawKey(),
-                context.sourceRawValue(), context.headers(), Optional.empty());
+        var source = new ConsumerRecord<>(
+                context.topic(),
+                context.partition(),
+                context.offset(),
+                context.timestamp(),
+                TimestampType.CREATE_TIME,
+                ConsumerRecord.NULL_SIZE,
+                ConsumerRecord.NULL_SIZE,
+                context.sourceRawKey(),
+                context.sourceRawValue(),
+                context.headers(),
+                Optional.empty());
         try {
             recoverer.accept(source, exception);
             return ProcessingHandlerResponse.CONTINUE;

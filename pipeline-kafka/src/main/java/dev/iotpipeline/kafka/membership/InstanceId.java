@@ -17,8 +17,7 @@ public final class InstanceId {
     /** {@code false} turns static membership off ({@code IOT_STATIC_MEMBERSHIP}). */
     public static final String ENABLED = "iot.static-membership";
 
-    private InstanceId() {
-    }
+    private InstanceId() {}
 
     /**
      * {@value #PROPERTY} if set; else {@code <spring.application.name>-<host>-<server.port>} when the port is

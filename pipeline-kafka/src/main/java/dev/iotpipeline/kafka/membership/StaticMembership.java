@@ -15,8 +15,7 @@ public final class StaticMembership {
 
     private static final Logger log = LoggerFactory.getLogger(StaticMembership.class);
 
-    private StaticMembership() {
-    }
+    private StaticMembership() {}
 
     /** For {@code @KafkaListener} containers; with no id the containers keep dynamic membership. */
     public static ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> listeners(

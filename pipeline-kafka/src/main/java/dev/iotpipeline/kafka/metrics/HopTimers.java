@@ -25,12 +25,15 @@ public final class HopTimers {
     }
 
     public Timer hop(String hop) {
-        return timers.computeIfAbsent(hop, h -> Timer.builder(NAME).tag("hop", h)
-                .description("Latency of one hop of the data path")
-                .publishPercentileHistogram()
-                .minimumExpectedValue(Duration.ofMillis(1))
-                .maximumExpectedValue(Duration.ofSeconds(30))
-                .register(registry));
+        return timers.computeIfAbsent(
+                hop,
+                h -> Timer.builder(NAME)
+                        .tag("hop", h)
+                        .description("Latency of one hop of the data path")
+                        .publishPercentileHistogram()
+                        .minimumExpectedValue(Duration.ofMillis(1))
+                        .maximumExpectedValue(Duration.ofSeconds(30))
+                        .register(registry));
     }
 
     /** Records the time from {@code epochMillis} (a record's timestamp) to now; a clock step backwards is skipped. */

@@ -30,10 +30,13 @@ import org.springframework.kafka.listener.MessageListenerContainer;
  */
 public class ListenerReadiness implements HealthIndicator, ApplicationListener<KafkaEvent> {
 
-    private enum Phase { STARTING, REBALANCING, ASSIGNED }
-
-    private record ConsumerState(String listener, Phase phase, Set<TopicPartition> owned) {
+    private enum Phase {
+        STARTING,
+        REBALANCING,
+        ASSIGNED
     }
+
+    private record ConsumerState(String listener, Phase phase, Set<TopicPartition> owned) {}
 
     private final Map<Thread, ConsumerState> consumers = new ConcurrentHashMap<>();
     private final Supplier<Collection<MessageListenerContainer>> containers;
@@ -51,7 +54,8 @@ public class ListenerReadiness implements HealthIndicator, ApplicationListener<K
     public void onApplicationEvent(KafkaEvent event) {
         if (event instanceof ConsumerStartingEvent starting) {
             var container = starting.getSource(MessageListenerContainer.class);
-            consumers.put(Thread.currentThread(), new ConsumerState(container.getListenerId(), Phase.STARTING, Set.of()));
+            consumers.put(
+                    Thread.currentThread(), new ConsumerState(container.getListenerId(), Phase.STARTING, Set.of()));
         } else if (event instanceof ConsumerStoppedEvent) {
             consumers.remove(Thread.currentThread());
         }
@@ -65,8 +69,8 @@ public class ListenerReadiness implements HealthIndicator, ApplicationListener<K
         return new ConsumerAwareRebalanceListener() {
 
             @Override
-            public void onPartitionsRevokedBeforeCommit(Consumer<?, ?> consumer,
-                    Collection<TopicPartition> partitions) {
+            public void onPartitionsRevokedBeforeCommit(
+                    Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
                 update(partitions, false);
                 if (delegate instanceof ConsumerAwareRebalanceListener aware) {
                     aware.onPartitionsRevokedBeforeCommit(consumer, partitions);
@@ -76,8 +80,7 @@ public class ListenerReadiness implements HealthIndicator, ApplicationListener<K
             }
 
             @Override
-            public void onPartitionsRevokedAfterCommit(Consumer<?, ?> consumer,
-                    Collection<TopicPartition> partitions) {
+            public void onPartitionsRevokedAfterCommit(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
                 if (delegate instanceof ConsumerAwareRebalanceListener aware) {
                     aware.onPartitionsRevokedAfterCommit(consumer, partitions);
                 }
@@ -113,8 +116,10 @@ public class ListenerReadiness implements HealthIndicator, ApplicationListener<K
             } else {
                 owned.removeAll(partitions);
             }
-            return new ConsumerState(state == null ? thread.getName() : state.listener(),
-                    assigned ? Phase.ASSIGNED : Phase.REBALANCING, Set.copyOf(owned));
+            return new ConsumerState(
+                    state == null ? thread.getName() : state.listener(),
+                    assigned ? Phase.ASSIGNED : Phase.REBALANCING,
+                    Set.copyOf(owned));
         });
     }
 
@@ -125,11 +130,13 @@ public class ListenerReadiness implements HealthIndicator, ApplicationListener<K
         int expected = 0;
         for (var container : containers.get()) {
             if (!container.isRunning()) {
-                return Health.down().withDetail("reason", "listener " + container.getListenerId() + " is stopped")
+                return Health.down()
+                        .withDetail("reason", "listener " + container.getListenerId() + " is stopped")
                         .build();
             }
             expected += container instanceof ConcurrentMessageListenerContainer<?, ?> concurrent
-                    ? concurrent.getContainers().size() : 1;
+                    ? concurrent.getContainers().size()
+                    : 1;
         }
         var states = Map.copyOf(consumers);
         var details = new LinkedHashMap<String, Object>();
@@ -137,8 +144,15 @@ public class ListenerReadiness implements HealthIndicator, ApplicationListener<K
         String waiting = states.size() < expected ? "consumers starting" : null;
         for (var entry : states.entrySet()) {
             var state = entry.getValue();
-            details.put(entry.getKey().getName(), Map.of("listener", state.listener(), "phase", state.phase().name(),
-                    "partitions", state.owned().size()));
+            details.put(
+                    entry.getKey().getName(),
+                    Map.of(
+                            "listener",
+                            state.listener(),
+                            "phase",
+                            state.phase().name(),
+                            "partitions",
+                            state.owned().size()));
             partitions += state.owned().size();
             if (state.phase() == Phase.STARTING && waiting == null) {
                 waiting = "waiting for the first partition assignment";
@@ -148,7 +162,9 @@ public class ListenerReadiness implements HealthIndicator, ApplicationListener<K
         }
         builder.withDetail("consumers", details).withDetail("partitions", partitions);
         if (expected == 0) {
-            return builder.outOfService().withDetail("reason", "no listener consumer running").build();
+            return builder.outOfService()
+                    .withDetail("reason", "no listener consumer running")
+                    .build();
         }
         if (waiting != null) {
             return builder.outOfService().withDetail("reason", waiting).build();

@@ -28,7 +28,9 @@ public class StreamsReadiness implements HealthIndicator {
         };
         builder.withDetail("state", state.name());
         if (state == KafkaStreams.State.RUNNING) {
-            int tasks = kafkaStreams.metadataForLocalThreads().stream().mapToInt(t -> t.activeTasks().size()).sum();
+            int tasks = kafkaStreams.metadataForLocalThreads().stream()
+                    .mapToInt(t -> t.activeTasks().size())
+                    .sum();
             builder.withDetail("activeTasks", tasks);
             if (tasks == 0) {
                 builder.withDetail("note", "no partitions assigned: this group has more instances than partitions");

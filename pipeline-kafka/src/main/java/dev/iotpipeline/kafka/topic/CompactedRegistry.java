@@ -35,7 +35,10 @@ public final class CompactedRegistry<V> implements AutoCloseable {
         }
         this.topic = topic;
         this.apply = apply;
-        this.tail = new TopicTail(kafkaClient, topic.topicName(), TopicTail.Start.BEGINNING,
+        this.tail = new TopicTail(
+                kafkaClient,
+                topic.topicName(),
+                TopicTail.Start.BEGINNING,
                 record -> apply.accept(record.key(), record.value() == null ? null : topic.read(record.value())));
     }
 

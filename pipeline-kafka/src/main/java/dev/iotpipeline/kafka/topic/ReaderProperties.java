@@ -13,14 +13,18 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 public final class ReaderProperties {
 
     /** Settings of a group member that a reader by assignment must not carry: it would join or commit for it. */
-    private static final List<String> GROUP_SETTINGS = List.of(ConsumerConfig.GROUP_ID_CONFIG,
-            ConsumerConfig.GROUP_INSTANCE_ID_CONFIG, ConsumerConfig.GROUP_PROTOCOL_CONFIG,
-            ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG, ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
-            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-            ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG, ConsumerConfig.CLIENT_ID_CONFIG);
+    private static final List<String> GROUP_SETTINGS = List.of(
+            ConsumerConfig.GROUP_ID_CONFIG,
+            ConsumerConfig.GROUP_INSTANCE_ID_CONFIG,
+            ConsumerConfig.GROUP_PROTOCOL_CONFIG,
+            ConsumerConfig.GROUP_REMOTE_ASSIGNOR_CONFIG,
+            ConsumerConfig.PARTITION_ASSIGNMENT_STRATEGY_CONFIG,
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            ConsumerConfig.INTERCEPTOR_CLASSES_CONFIG,
+            ConsumerConfig.CLIENT_ID_CONFIG);
 
-    private ReaderProperties() {
-    }
+    private ReaderProperties() {}
 
     /** Only the bootstrap servers: for tools run against an unsecured broker, such as the embedded one. */
     public static Map<String, Object> of(String bootstrapServers) {

@@ -26,8 +26,7 @@ public final class TopicPartitions {
     private static final Logger log = LoggerFactory.getLogger(TopicPartitions.class);
     private static final int DESCRIBE_TIMEOUT_SECONDS = 10;
 
-    private TopicPartitions() {
-    }
+    private TopicPartitions() {}
 
     /**
      * {@code declared}, each existing one with its current partition count instead of the declared one.
@@ -49,7 +48,9 @@ public final class TopicPartitions {
             log.debug("Could not describe {}: {}", names, e.toString());
             return declared;
         }
-        return Arrays.stream(declared).map(topic -> keep(topic, existing.get(topic.name()))).toArray(NewTopic[]::new);
+        return Arrays.stream(declared)
+                .map(topic -> keep(topic, existing.get(topic.name())))
+                .toArray(NewTopic[]::new);
     }
 
     /** One topic: see {@link #keepExisting(Map, NewTopic...)}. */
@@ -79,12 +80,20 @@ public final class TopicPartitions {
         if (existing == null || declared.numPartitions() < 0 || existing == declared.numPartitions()) {
             return declared;
         }
-        log.warn("Topic {} exists with {} partitions, configured {}: partitions are set when a topic is created, "
-                + "so it keeps {} (to change it, see docs/scaling.md, \"Changing the partition count\")",
-                declared.name(), existing, declared.numPartitions(), existing);
-        var kept = declared.replicasAssignments() != null ? declared
-                : new NewTopic(declared.name(), Optional.of(existing),
-                        declared.replicationFactor() < 0 ? Optional.empty()
+        log.warn(
+                "Topic {} exists with {} partitions, configured {}: partitions are set when a topic is created, "
+                        + "so it keeps {} (to change it, see docs/scaling.md, \"Changing the partition count\")",
+                declared.name(),
+                existing,
+                declared.numPartitions(),
+                existing);
+        var kept = declared.replicasAssignments() != null
+                ? declared
+                : new NewTopic(
+                        declared.name(),
+                        Optional.of(existing),
+                        declared.replicationFactor() < 0
+                                ? Optional.empty()
                                 : Optional.of(declared.replicationFactor()));
         if (declared.configs() != null) {
             kept.configs(declared.configs());

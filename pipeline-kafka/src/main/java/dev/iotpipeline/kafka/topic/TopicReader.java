@@ -56,13 +56,13 @@ public final class TopicReader implements AutoCloseable {
      * A reader of {@code topic} with the connection settings of {@code clientProperties} (a service's consumer
      * configuration, see {@link ReaderProperties}) and {@code settings} over them.
      */
-    public static TopicReader open(Map<String, Object> clientProperties, String clientId, String topic,
-            Map<String, Object> settings) {
+    public static TopicReader open(
+            Map<String, Object> clientProperties, String clientId, String topic, Map<String, Object> settings) {
         var props = ReaderProperties.reader(clientProperties, clientId);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
         props.putAll(settings);
-        return new TopicReader(new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer()),
-                topic);
+        return new TopicReader(
+                new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer()), topic);
     }
 
     /**
@@ -71,8 +71,11 @@ public final class TopicReader implements AutoCloseable {
      */
     public boolean assign() {
         var infos = consumer.partitionsFor(topic, METADATA);
-        partitions = infos == null ? List.of()
-                : infos.stream().map(i -> new TopicPartition(i.topic(), i.partition())).toList();
+        partitions = infos == null
+                ? List.of()
+                : infos.stream()
+                        .map(i -> new TopicPartition(i.topic(), i.partition()))
+                        .toList();
         consumer.assign(partitions);
         ends = Map.copyOf(consumer.endOffsets(partitions));
         return !partitions.isEmpty();
@@ -135,7 +138,7 @@ public final class TopicReader implements AutoCloseable {
      * the handler, {@code deleted} or {@link #stop()} stopped it first.
      */
     public boolean read(Handler handler, Deleted deleted) throws InterruptedException {
-        return loop(handler, deleted, false, () -> { });
+        return loop(handler, deleted, false, () -> {});
     }
 
     /**

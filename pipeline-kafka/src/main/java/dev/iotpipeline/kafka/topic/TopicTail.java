@@ -19,7 +19,10 @@ import org.slf4j.LoggerFactory;
 public final class TopicTail implements AutoCloseable {
 
     /** Where reading starts. */
-    public enum Start { BEGINNING, END }
+    public enum Start {
+        BEGINNING,
+        END
+    }
 
     private static final Logger log = LoggerFactory.getLogger(TopicTail.class);
 
@@ -36,7 +39,10 @@ public final class TopicTail implements AutoCloseable {
      * A tail of {@code topic} with the connection settings of {@code clientProperties} (a service's consumer
      * configuration, see {@link ReaderProperties}).
      */
-    public TopicTail(Map<String, Object> clientProperties, String topic, Start start,
+    public TopicTail(
+            Map<String, Object> clientProperties,
+            String topic,
+            Start start,
             Consumer<ConsumerRecord<String, byte[]>> handler) {
         this.topic = topic;
         this.start = start;
@@ -49,8 +55,12 @@ public final class TopicTail implements AutoCloseable {
      * Hands every record the topic holds now to {@code handler}, on this thread's behalf, then stops: the
      * catch-up half of a tail, for checks and tools that read a topic once.
      */
-    public static void readToEnd(Map<String, Object> clientProperties, String topic, Duration timeout,
-            Consumer<ConsumerRecord<String, byte[]>> handler) throws InterruptedException {
+    public static void readToEnd(
+            Map<String, Object> clientProperties,
+            String topic,
+            Duration timeout,
+            Consumer<ConsumerRecord<String, byte[]>> handler)
+            throws InterruptedException {
         try (var tail = new TopicTail(clientProperties, topic, Start.BEGINNING, handler).startReading()) {
             if (!tail.awaitCaughtUp(timeout)) {
                 throw new IllegalStateException("could not read " + topic + " to its end within " + timeout);

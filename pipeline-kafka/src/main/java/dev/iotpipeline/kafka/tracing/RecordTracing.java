@@ -21,6 +21,7 @@ public final class RecordTracing {
 
     /** The W3C Trace Context headers, copied as they are where no span can be continued (Kafka Streams). */
     public static final String TRACEPARENT = "traceparent";
+
     public static final String TRACESTATE = "tracestate";
 
     private final ObservationRegistry registry;
@@ -38,7 +39,9 @@ public final class RecordTracing {
             return work.get();
         }
         return KafkaListenerObservation.LISTENER_OBSERVATION
-                .observation(null, KafkaListenerObservation.DefaultKafkaListenerObservationConvention.INSTANCE,
+                .observation(
+                        null,
+                        KafkaListenerObservation.DefaultKafkaListenerObservationConvention.INSTANCE,
                         () -> new KafkaRecordReceiverContext(record, listenerId, listenerId, groupId, () -> null),
                         registry)
                 .observe(work);

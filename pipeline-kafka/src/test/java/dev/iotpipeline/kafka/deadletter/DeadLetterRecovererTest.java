@@ -2,9 +2,9 @@ package dev.iotpipeline.kafka.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
 import java.time.Clock;
@@ -31,24 +31,38 @@ class DeadLetterRecovererTest {
     private final MockProducer<String, byte[]> producer = new KeptOpen();
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final DeadLetterRecoverer recoverer = new DeadLetterRecoverer(
-            new KafkaTemplate<>(new MockProducerFactory<>(() -> producer)), PipelineTopic.EVENTS_DEAD_LETTER,
-            DeadLetterHeaders.STAGE_STORE, "notify-store", Clock.fixed(NOW, ZoneOffset.UTC), meters);
-    private final ConsumerRecord<String, byte[]> record = new ConsumerRecord<>("data-units", 2, 41, "dev\u0000-1",
-            "{\"deviceId\":\"dev\\u0000-1\"}".getBytes(StandardCharsets.UTF_8));
+            new KafkaTemplate<>(new MockProducerFactory<>(() -> producer)),
+            PipelineTopic.EVENTS_DEAD_LETTER,
+            DeadLetterHeaders.STAGE_STORE,
+            "notify-store",
+            Clock.fixed(NOW, ZoneOffset.UTC),
+            meters);
+    private final ConsumerRecord<String, byte[]> record = new ConsumerRecord<>(
+            "data-units", 2, 41, "dev\u0000-1", "{\"deviceId\":\"dev\\u0000-1\"}".getBytes(StandardCharsets.UTF_8));
 
     @Test
     void shouldSendTheRecordUnchangedWithItsCauseAndTheFailureUnderTheContainersWrappers() {
-        var refused = new DataIntegrityViolationException("invalid byte sequence for encoding \"UTF8\": 0x00",
+        var refused = new DataIntegrityViolationException(
+                "invalid byte sequence for encoding \"UTF8\": 0x00",
                 new SQLException("invalid byte sequence", "22021"));
-        var thrown = new ListenerExecutionFailedException("Listener failed", "notify-store",
-                new BatchListenerFailedException("History store refused a row", new UnprocessableRecordException(
-                        DeadLetterHeaders.CAUSE_REJECTED_BY_STORE, "refused by the history store: 0x00", refused), 4));
+        var thrown = new ListenerExecutionFailedException(
+                "Listener failed",
+                "notify-store",
+                new BatchListenerFailedException(
+                        "History store refused a row",
+                        new UnprocessableRecordException(
+                                DeadLetterHeaders.CAUSE_REJECTED_BY_STORE,
+                                "refused by the history store: 0x00",
+                                refused),
+                        4));
 
         recoverer.accept(record, null, thrown);
 
         var dead = producer.history().getFirst();
         assertThat(dead.topic()).isEqualTo("events.dead-letter");
-        assertThat(dead.partition()).as("the producer chooses by key, not the source partition").isNull();
+        assertThat(dead.partition())
+                .as("the producer chooses by key, not the source partition")
+                .isNull();
         assertThat(dead.key()).isEqualTo(record.key());
         assertThat(dead.value()).isEqualTo(record.value());
         assertThat(header(dead, DeadLetterHeaders.CAUSE)).isEqualTo("rejected-by-store");
@@ -62,9 +76,13 @@ class DeadLetterRecovererTest {
                 .isEqualTo(DataIntegrityViolationException.class.getName());
         assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_CAUSE_FQCN)).isEqualTo(SQLException.class.getName());
         assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_MESSAGE)).contains("0x00");
-        assertThat(dead.headers().headers(KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP)).hasSize(1);
-        assertThat(meters.get("pipeline.dead.letters").tags("topic", "events.dead-letter", "stage", "store",
-                "cause", "rejected-by-store").counter().count()).isEqualTo(1);
+        assertThat(dead.headers().headers(KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP))
+                .hasSize(1);
+        assertThat(meters.get("pipeline.dead.letters")
+                        .tags("topic", "events.dead-letter", "stage", "store", "cause", "rejected-by-store")
+                        .counter()
+                        .count())
+                .isEqualTo(1);
     }
 
     @Test
@@ -90,11 +108,9 @@ class DeadLetterRecovererTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         @Override
-        public void close(Duration timeout) {
-        }
+        public void close(Duration timeout) {}
     }
 }

@@ -24,11 +24,14 @@ class FailuresTest {
 
     @Test
     void shouldWaitOutADatabaseThatIsAway() {
-        assertThat(Failures.isTransient(new CannotGetJdbcConnectionException("no connection",
-                new SQLTransientConnectionException("pool timed out")))).isTrue();
-        assertThat(Failures.isTransient(new DataAccessResourceFailureException("I/O error"))).isTrue();
+        assertThat(Failures.isTransient(new CannotGetJdbcConnectionException(
+                        "no connection", new SQLTransientConnectionException("pool timed out"))))
+                .isTrue();
+        assertThat(Failures.isTransient(new DataAccessResourceFailureException("I/O error")))
+                .isTrue();
         assertThat(Failures.isTransient(new QueryTimeoutException("slow"))).isTrue();
-        assertThat(Failures.isTransient(new CannotCreateTransactionException("no connection"))).isTrue();
+        assertThat(Failures.isTransient(new CannotCreateTransactionException("no connection")))
+                .isTrue();
     }
 
     @Test
@@ -47,8 +50,10 @@ class FailuresTest {
         var adminShutdown = new SQLException("terminating connection due to administrator command", "57P01");
         var connectionFailure = new BatchUpdateException("batch aborted", "08006", 0, new int[0], null);
 
-        assertThat(Failures.isTransient(new UncategorizedSQLException("insert", "INSERT", adminShutdown))).isTrue();
-        assertThat(Failures.isTransient(new UncategorizedSQLException("insert", "INSERT", connectionFailure))).isTrue();
+        assertThat(Failures.isTransient(new UncategorizedSQLException("insert", "INSERT", adminShutdown)))
+                .isTrue();
+        assertThat(Failures.isTransient(new UncategorizedSQLException("insert", "INSERT", connectionFailure)))
+                .isTrue();
     }
 
     @Test
@@ -56,18 +61,23 @@ class FailuresTest {
         var timedOut = new KafkaProducerException(null, "send failed", new TimeoutException("metadata"));
 
         assertThat(Failures.isTransient(new ExecutionException(timedOut))).isTrue();
-        assertThat(Failures.isTransient(new NotEnoughReplicasException("1 of 3"))).isTrue();
-        assertThat(Failures.isTransient(new java.util.concurrent.TimeoutException())).isTrue();
+        assertThat(Failures.isTransient(new NotEnoughReplicasException("1 of 3")))
+                .isTrue();
+        assertThat(Failures.isTransient(new java.util.concurrent.TimeoutException()))
+                .isTrue();
     }
 
     @Test
     void shouldNotWaitForWhatTheRecordItselfCauses() {
         var nul = new SQLException("invalid byte sequence for encoding \"UTF8\": 0x00", "22021");
 
-        assertThat(Failures.isTransient(new DataIntegrityViolationException("refused", nul))).isFalse();
-        assertThat(Failures.isTransient(new KafkaProducerException(null, "send failed",
-                new RecordTooLargeException("2 MB")))).isFalse();
-        assertThat(Failures.isTransient(new StreamReadException(null, "not json"))).isFalse();
+        assertThat(Failures.isTransient(new DataIntegrityViolationException("refused", nul)))
+                .isFalse();
+        assertThat(Failures.isTransient(
+                        new KafkaProducerException(null, "send failed", new RecordTooLargeException("2 MB"))))
+                .isFalse();
+        assertThat(Failures.isTransient(new StreamReadException(null, "not json")))
+                .isFalse();
         assertThat(Failures.isTransient(new NullPointerException())).isFalse();
     }
 }

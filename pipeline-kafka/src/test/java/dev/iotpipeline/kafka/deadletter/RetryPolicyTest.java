@@ -32,10 +32,14 @@ class RetryPolicyTest {
     private final DefaultErrorHandler handler = new RetryPolicy(Duration.ofMillis(1), Duration.ofMillis(2))
             .errorHandler((record, e) -> deadLettered.add(record));
     private final MockConsumer<String, String> consumer = new MockConsumer<>("earliest");
-    private final ConsumerRecords<String, String> batch = new ConsumerRecords<>(Map.of(PARTITION, List.of(
-            new ConsumerRecord<>(PARTITION.topic(), 0, 0, "dev-1", "a"),
-            new ConsumerRecord<>(PARTITION.topic(), 0, 1, "dev-2", "b"),
-            new ConsumerRecord<>(PARTITION.topic(), 0, 2, "dev-3", "c"))), Map.of());
+    private final ConsumerRecords<String, String> batch = new ConsumerRecords<>(
+            Map.of(
+                    PARTITION,
+                    List.of(
+                            new ConsumerRecord<>(PARTITION.topic(), 0, 0, "dev-1", "a"),
+                            new ConsumerRecord<>(PARTITION.topic(), 0, 1, "dev-2", "b"),
+                            new ConsumerRecord<>(PARTITION.topic(), 0, 2, "dev-3", "c"))),
+            Map.of());
 
     @BeforeEach
     void assign() {
@@ -48,8 +52,11 @@ class RetryPolicyTest {
         fail(1, new UnprocessableRecordException("malformed-event", "not a DataUnit", null));
 
         assertThat(deadLettered).extracting(ConsumerRecord::offset).containsExactly(1L);
-        assertThat(consumer.committed(Set.of(PARTITION)).get(PARTITION).offset()).isEqualTo(2);
-        assertThat(consumer.position(PARTITION)).as("the rest of the batch comes again").isEqualTo(2);
+        assertThat(consumer.committed(Set.of(PARTITION)).get(PARTITION).offset())
+                .isEqualTo(2);
+        assertThat(consumer.position(PARTITION))
+                .as("the rest of the batch comes again")
+                .isEqualTo(2);
     }
 
     @Test
@@ -59,7 +66,8 @@ class RetryPolicyTest {
         }
 
         assertThat(deadLettered).isEmpty();
-        assertThat(consumer.committed(Set.of(PARTITION)).get(PARTITION).offset()).isEqualTo(1);
+        assertThat(consumer.committed(Set.of(PARTITION)).get(PARTITION).offset())
+                .isEqualTo(1);
         assertThat(consumer.position(PARTITION)).isEqualTo(1);
     }
 
@@ -77,10 +85,11 @@ class RetryPolicyTest {
 
     /** What the container does when the batch listener throws BatchListenerFailedException at {@code index}. */
     private void fail(int index, Exception cause) {
-        var thrown = new ListenerExecutionFailedException("listener failed", "notify-store",
+        var thrown = new ListenerExecutionFailedException(
+                "listener failed",
+                "notify-store",
                 new BatchListenerFailedException("record " + index + " failed", cause, index));
-        catchThrowable(() -> handler.handleBatchAndReturnRemaining(thrown, batch, consumer, new Container(), () -> {
-        }));
+        catchThrowable(() -> handler.handleBatchAndReturnRemaining(thrown, batch, consumer, new Container(), () -> {}));
     }
 
     /** Just what the error handler asks of a container; not running, so back-offs do not sleep. */
@@ -94,8 +103,7 @@ class RetryPolicyTest {
         }
 
         @Override
-        public void setupMessageListener(Object messageListener) {
-        }
+        public void setupMessageListener(Object messageListener) {}
 
         @Override
         public Map<String, Map<MetricName, ? extends Metric>> metrics() {
@@ -103,12 +111,10 @@ class RetryPolicyTest {
         }
 
         @Override
-        public void start() {
-        }
+        public void start() {}
 
         @Override
-        public void stop() {
-        }
+        public void stop() {}
 
         @Override
         public boolean isRunning() {

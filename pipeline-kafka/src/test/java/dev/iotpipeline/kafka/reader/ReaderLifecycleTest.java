@@ -32,7 +32,8 @@ class ReaderLifecycleTest {
     void shouldFailTheStartNamingTheReaderWhenItIsNotReadyInTime() {
         var lifecycle = new ReaderLifecycle("live feed", Duration.ofMillis(50), timeout -> false);
 
-        assertThatThrownBy(lifecycle::start).isInstanceOf(IllegalStateException.class)
+        assertThatThrownBy(lifecycle::start)
+                .isInstanceOf(IllegalStateException.class)
                 .hasMessage("live feed was not ready within PT0.05S");
         assertThat(lifecycle.isRunning()).isFalse();
     }
@@ -44,7 +45,9 @@ class ReaderLifecycleTest {
             throw failure;
         });
 
-        assertThatThrownBy(lifecycle::start).hasMessage("device-types registry could not start").hasCause(failure);
+        assertThatThrownBy(lifecycle::start)
+                .hasMessage("device-types registry could not start")
+                .hasCause(failure);
     }
 
     @Test
@@ -54,6 +57,8 @@ class ReaderLifecycleTest {
         var streams = new StreamsBuilderFactoryBean().getPhase();
         var listeners = AbstractMessageListenerContainer.DEFAULT_PHASE;
         assertThat(new ReaderLifecycle("x", Duration.ZERO, t -> true).getPhase())
-                .isLessThan(webServerStart).isLessThan(streams).isLessThan(listeners);
+                .isLessThan(webServerStart)
+                .isLessThan(streams)
+                .isLessThan(listeners);
     }
 }

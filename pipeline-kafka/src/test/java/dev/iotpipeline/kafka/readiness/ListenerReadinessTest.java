@@ -78,7 +78,8 @@ class ListenerReadinessTest {
         onConsumer(() -> rebalance.onPartitionsAssigned(null, List.of(P1)));
         assertThat(readiness.health().getStatus()).isEqualTo(Status.UP);
         assertThat(readiness.health().getDetails()).containsEntry("partitions", 1);
-        assertThat(delegated).as("the container's own listener still hears everything")
+        assertThat(delegated)
+                .as("the container's own listener still hears everything")
                 .containsExactly("assigned 2", "revoked 2", "assigned 1");
     }
 
@@ -96,8 +97,8 @@ class ListenerReadinessTest {
     void shouldForgetAStoppedConsumerAndReportAStoppedContainer() {
         onConsumer(() -> readiness.onApplicationEvent(new ConsumerStartingEvent(container, container)));
         onConsumer(() -> rebalance.onPartitionsAssigned(null, List.of(P0)));
-        onConsumer(() -> readiness.onApplicationEvent(new ConsumerStoppedEvent(container, container,
-                ConsumerStoppedEvent.Reason.NORMAL)));
+        onConsumer(() -> readiness.onApplicationEvent(
+                new ConsumerStoppedEvent(container, container, ConsumerStoppedEvent.Reason.NORMAL)));
         assertThat(readiness.health().getStatus()).as("its consumer is gone").isEqualTo(Status.OUT_OF_SERVICE);
 
         container.running = false;
@@ -128,8 +129,7 @@ class ListenerReadinessTest {
         }
 
         @Override
-        public void setupMessageListener(Object messageListener) {
-        }
+        public void setupMessageListener(Object messageListener) {}
 
         @Override
         public Map<String, Map<MetricName, ? extends Metric>> metrics() {
@@ -137,12 +137,10 @@ class ListenerReadinessTest {
         }
 
         @Override
-        public void start() {
-        }
+        public void start() {}
 
         @Override
-        public void stop() {
-        }
+        public void stop() {}
 
         @Override
         public boolean isRunning() {

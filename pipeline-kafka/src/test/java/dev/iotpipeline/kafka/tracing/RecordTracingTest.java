@@ -34,8 +34,8 @@ class RecordTracingTest {
             .traceId128Bit(true)
             .sampler(Sampler.ALWAYS_SAMPLE)
             .build();
-    private final Tracer tracer = new BraveTracer(brave.tracer(),
-            new BraveCurrentTraceContext(brave.currentTraceContext()));
+    private final Tracer tracer =
+            new BraveTracer(brave.tracer(), new BraveCurrentTraceContext(brave.currentTraceContext()));
     private final Propagator propagator = new BravePropagator(brave);
     private final ObservationRegistry registry = ObservationRegistry.create();
 
@@ -91,17 +91,24 @@ class RecordTracingTest {
     void anUnsampledRecordsWorkRunsWithoutAnObservation() {
         var span = tracing(registry).observe(record("00-" + TRACE_ID + "-" + PARENT_SPAN + "-00"), tracer::currentSpan);
 
-        assertThat(span).as("no span: the caller copies the record's traceparent instead").isNull();
+        assertThat(span)
+                .as("no span: the caller copies the record's traceparent instead")
+                .isNull();
     }
 
     @Test
     void unsampledOnlyForAWellFormedTraceparentWithTheSampledFlagOff() {
-        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-00"))).isTrue();
-        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-02"))).isTrue();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-00")))
+                .isTrue();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-02")))
+                .isTrue();
         assertThat(RecordTracing.unsampled(headers(TRACEPARENT))).isFalse();
-        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-03"))).isFalse();
-        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-0x"))).isFalse();
-        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-000"))).isFalse();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-03")))
+                .isFalse();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-0x")))
+                .isFalse();
+        assertThat(RecordTracing.unsampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-000")))
+                .isFalse();
         assertThat(RecordTracing.unsampled(headers("garbage"))).isFalse();
         assertThat(RecordTracing.unsampled(new RecordHeaders())).isFalse();
     }
@@ -109,8 +116,10 @@ class RecordTracingTest {
     @Test
     void aFailureOfTheWorkReachesTheCaller() {
         assertThatThrownBy(() -> tracing(registry).observe(record(TRACEPARENT), () -> {
-            throw new IllegalStateException("boom");
-        })).isInstanceOf(IllegalStateException.class).hasMessage("boom");
+                    throw new IllegalStateException("boom");
+                }))
+                .isInstanceOf(IllegalStateException.class)
+                .hasMessage("boom");
         assertThat(tracer.currentSpan()).isNull();
     }
 
@@ -128,7 +137,8 @@ class RecordTracingTest {
 
         assertThat(to.headers("traceparent")).hasSize(1);
         assertThat(RecordTracing.traceId(to)).isEqualTo(TRACE_ID);
-        assertThat(new String(to.lastHeader("tracestate").value(), StandardCharsets.UTF_8)).isEqualTo("vendor=1");
+        assertThat(new String(to.lastHeader("tracestate").value(), StandardCharsets.UTF_8))
+                .isEqualTo("vendor=1");
         assertThat(to.lastHeader("kept")).isNotNull();
         assertThat(to.lastHeader("other")).isNull();
     }
@@ -147,13 +157,19 @@ class RecordTracingTest {
     void traceIdIsTheMiddleOfAWellFormedTraceparentOnly() {
         assertThat(RecordTracing.traceId(headers(TRACEPARENT))).isEqualTo(TRACE_ID);
         assertThat(RecordTracing.traceId(headers("garbage"))).isNull();
-        assertThat(RecordTracing.traceId(headers("00-abc-" + PARENT_SPAN + "-01"))).isNull();
-        assertThat(RecordTracing.traceId(headers("00-" + "\"".repeat(32) + "-" + PARENT_SPAN + "-01"))).isNull();
-        assertThat(RecordTracing.traceId(headers("00-" + TRACE_ID.toUpperCase() + "-" + PARENT_SPAN + "-01"))).isNull();
+        assertThat(RecordTracing.traceId(headers("00-abc-" + PARENT_SPAN + "-01")))
+                .isNull();
+        assertThat(RecordTracing.traceId(headers("00-" + "\"".repeat(32) + "-" + PARENT_SPAN + "-01")))
+                .isNull();
+        assertThat(RecordTracing.traceId(headers("00-" + TRACE_ID.toUpperCase() + "-" + PARENT_SPAN + "-01")))
+                .isNull();
         assertThat(RecordTracing.traceId(new RecordHeaders())).isNull();
-        assertThat(RecordTracing.traceId(headers("00-" + TRACE_ID + "-" + PARENT_SPAN))).as("three fields").isNull();
+        assertThat(RecordTracing.traceId(headers("00-" + TRACE_ID + "-" + PARENT_SPAN)))
+                .as("three fields")
+                .isNull();
         assertThat(RecordTracing.traceId(headers("01-" + TRACE_ID + "-" + PARENT_SPAN + "-01-extra")))
-                .as("a later version's longer form").isEqualTo(TRACE_ID);
+                .as("a later version's longer form")
+                .isEqualTo(TRACE_ID);
     }
 
     private static RecordTracing tracing(ObservationRegistry registry) {

@@ -36,7 +36,8 @@ class SampledHopsOnlyTest {
 
     @Test
     void otherObservationsAreLeftAlone() {
-        assertThat(predicate.test("http.server.requests", new Observation.Context())).isTrue();
+        assertThat(predicate.test("http.server.requests", new Observation.Context()))
+                .isTrue();
     }
 
     private static KafkaRecordSenderContext sent(String traceparent) {

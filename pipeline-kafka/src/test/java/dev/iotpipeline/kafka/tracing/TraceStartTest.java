@@ -62,7 +62,9 @@ class TraceStartTest {
             assertThat(span).isNotNull();
             assertThat(span.context().sampled()).isTrue();
         });
-        assertThat(record.headers().lastHeader("traceparent")).as("the observation writes it").isNull();
+        assertThat(record.headers().lastHeader("traceparent"))
+                .as("the observation writes it")
+                .isNull();
         assertThat(tracer.currentSpan()).as("scope closed after the send").isNull();
     }
 
@@ -76,7 +78,8 @@ class TraceStartTest {
             new TraceStart(tracer, propagator(), "uplink").send(record, this::send);
         }
 
-        assertThat(RecordTracing.traceId(record.headers())).isEqualTo(current.context().traceId());
+        assertThat(RecordTracing.traceId(record.headers()))
+                .isEqualTo(current.context().traceId());
         assertThat(RecordTracing.unsampled(record.headers())).isTrue();
     }
 

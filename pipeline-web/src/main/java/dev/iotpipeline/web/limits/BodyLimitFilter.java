@@ -34,8 +34,13 @@ public final class BodyLimitFilter extends OncePerRequestFilter {
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
         if (request.getContentLengthLong() > limit) {
-            problems.write(response, request.getRequestURI(), HttpStatus.CONTENT_TOO_LARGE, "request-too-large",
-                    "The request body is " + request.getContentLengthLong() + " bytes; at most " + limit + " are accepted");
+            problems.write(
+                    response,
+                    request.getRequestURI(),
+                    HttpStatus.CONTENT_TOO_LARGE,
+                    "request-too-large",
+                    "The request body is " + request.getContentLengthLong() + " bytes; at most " + limit
+                            + " are accepted");
             return;
         }
         chain.doFilter(new Limited(request, limit), response);

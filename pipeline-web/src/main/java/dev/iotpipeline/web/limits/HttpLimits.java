@@ -13,5 +13,4 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("iot.http")
-public record HttpLimits(@NotNull @DefaultValue("1MB") DataSize maxBodySize) {
-}
+public record HttpLimits(@NotNull @DefaultValue("1MB") DataSize maxBodySize) {}

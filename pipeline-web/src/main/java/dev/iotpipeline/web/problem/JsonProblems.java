@@ -21,8 +21,7 @@ import tools.jackson.databind.exc.UnrecognizedPropertyException;
 /** Turns a JSON reading failure into a problem a client can act on, without Jackson's Java type names. */
 public final class JsonProblems {
 
-    private JsonProblems() {
-    }
+    private JsonProblems() {}
 
     /**
      * What was wrong with a body, as precisely as the parser knows it: 413 when it passed the size limit,
@@ -34,8 +33,10 @@ public final class JsonProblems {
                 return Problems.detail(HttpStatus.CONTENT_TOO_LARGE, "request-too-large", tooLarge.getMessage());
             }
             if (cause instanceof StreamConstraintsException limits) {
-                return Problems.detail(HttpStatus.BAD_REQUEST, "json-limits", "The JSON exceeds a limit: "
-                        + withoutApiNames(limits.getOriginalMessage()));
+                return Problems.detail(
+                        HttpStatus.BAD_REQUEST,
+                        "json-limits",
+                        "The JSON exceeds a limit: " + withoutApiNames(limits.getOriginalMessage()));
             }
             if (cause instanceof UnrecognizedPropertyException unknown) {
                 return field(path(unknown), "is not a known field");
@@ -45,12 +46,19 @@ public final class JsonProblems {
             }
             if (cause instanceof MismatchedInputException mismatch) {
                 var got = got(mismatch.getCurrentToken());
-                return field(path(mismatch), "expected " + expected(mismatch.getTargetType())
-                        + (got == null ? "" : ", got " + got));
+                return field(
+                        path(mismatch),
+                        "expected " + expected(mismatch.getTargetType()) + (got == null ? "" : ", got " + got));
             }
             if (cause instanceof StreamReadException syntax) {
-                var problem = Problems.detail(HttpStatus.BAD_REQUEST, "malformed-json", "The body is not valid JSON: "
-                        + syntax.getOriginalMessage().lines().findFirst().orElse(""));
+                var problem = Problems.detail(
+                        HttpStatus.BAD_REQUEST,
+                        "malformed-json",
+                        "The body is not valid JSON: "
+                                + syntax.getOriginalMessage()
+                                        .lines()
+                                        .findFirst()
+                                        .orElse(""));
                 if (syntax.getLocation() != null && syntax.getLocation().getLineNr() > 0) {
                     problem.setProperty("line", syntax.getLocation().getLineNr());
                     problem.setProperty("column", syntax.getLocation().getColumnNr());
@@ -58,12 +66,17 @@ public final class JsonProblems {
                 return problem;
             }
             if (cause instanceof JacksonException other) {
-                return field(path(other), other.getOriginalMessage().lines().findFirst().orElse("is not valid"));
+                return field(
+                        path(other),
+                        other.getOriginalMessage().lines().findFirst().orElse("is not valid"));
             }
         }
-        return Problems.detail(HttpStatus.BAD_REQUEST, "malformed-json",
+        return Problems.detail(
+                HttpStatus.BAD_REQUEST,
+                "malformed-json",
                 ex.getMessage() != null && ex.getMessage().startsWith("Required request body is missing")
-                        ? "A JSON body is required" : "The body could not be read as JSON for this endpoint");
+                        ? "A JSON body is required"
+                        : "The body could not be read as JSON for this endpoint");
     }
 
     /** Jackson names the Java method behind a limit; a client needs only the number. */
@@ -72,8 +85,8 @@ public final class JsonProblems {
     }
 
     private static ProblemDetail field(String field, String problem) {
-        var detail = Problems.detail(HttpStatus.BAD_REQUEST, "invalid-field",
-                (field.isEmpty() ? "body" : field) + ": " + problem);
+        var detail = Problems.detail(
+                HttpStatus.BAD_REQUEST, "invalid-field", (field.isEmpty() ? "body" : field) + ": " + problem);
         detail.setProperty("field", field.isEmpty() ? "body" : field);
         return detail;
     }
@@ -95,10 +108,17 @@ public final class JsonProblems {
             return "a value of another type";
         }
         if (type.isEnum()) {
-            return "one of " + Arrays.stream(type.getEnumConstants()).map(Object::toString).collect(Collectors.joining(", "));
+            return "one of "
+                    + Arrays.stream(type.getEnumConstants())
+                            .map(Object::toString)
+                            .collect(Collectors.joining(", "));
         }
-        if (type == Integer.class || type == int.class || type == Long.class || type == long.class
-                || type == Short.class || type == short.class) {
+        if (type == Integer.class
+                || type == int.class
+                || type == Long.class
+                || type == long.class
+                || type == Short.class
+                || type == short.class) {
             return "an integer";
         }
         if (Number.class.isAssignableFrom(type) || type == double.class || type == float.class) {
@@ -143,5 +163,4 @@ public final class JsonProblems {
             default -> null;
         };
     }
-
 }

@@ -45,28 +45,34 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpMessageNotReadable(HttpMessageNotReadableException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHttpMessageNotReadable(
+            HttpMessageNotReadableException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         var problem = JsonProblems.describe(ex);
         return handleExceptionInternal(ex, problem, headers, HttpStatusCode.valueOf(problem.getStatus()), request);
     }
 
     @Override
-    protected ResponseEntity<Object> handleTypeMismatch(TypeMismatchException ex, HttpHeaders headers,
-            HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleTypeMismatch(
+            TypeMismatchException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         var name = ex instanceof MethodArgumentTypeMismatchException m ? m.getName() : ex.getPropertyName();
-        var problem = Problems.detail(HttpStatus.BAD_REQUEST, "invalid-parameter",
+        var problem = Problems.detail(
+                HttpStatus.BAD_REQUEST,
+                "invalid-parameter",
                 name + ": '" + ex.getValue() + "' is not " + JsonProblems.expected(ex.getRequiredType()));
         problem.setProperty("parameter", name);
         return handleExceptionInternal(ex, problem, headers, HttpStatus.BAD_REQUEST, request);
     }
 
     @Override
-    protected ResponseEntity<Object> handleMethodArgumentNotValid(MethodArgumentNotValidException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        var errors = ex.getFieldErrors().stream().map(e -> e.getField() + ": " + e.getDefaultMessage()).toList();
-        var problem = Problems.detail(HttpStatus.BAD_REQUEST, "invalid-field", errors.isEmpty()
-                ? "The body is not valid" : String.join("; ", errors));
+    protected ResponseEntity<Object> handleMethodArgumentNotValid(
+            MethodArgumentNotValidException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+        var errors = ex.getFieldErrors().stream()
+                .map(e -> e.getField() + ": " + e.getDefaultMessage())
+                .toList();
+        var problem = Problems.detail(
+                HttpStatus.BAD_REQUEST,
+                "invalid-field",
+                errors.isEmpty() ? "The body is not valid" : String.join("; ", errors));
         if (!ex.getFieldErrors().isEmpty()) {
             problem.setProperty("field", ex.getFieldErrors().getFirst().getField());
         }
@@ -74,11 +80,15 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     }
 
     @Override
-    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(HttpMediaTypeNotSupportedException ex,
-            HttpHeaders headers, HttpStatusCode status, WebRequest request) {
+    protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(
+            HttpMediaTypeNotSupportedException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
         var detail = "Content-Type " + ex.getContentType() + " is not supported; send application/json";
-        return handleExceptionInternal(ex, Problems.detail(HttpStatus.UNSUPPORTED_MEDIA_TYPE,
-                "unsupported-media-type", detail), headers, status, request);
+        return handleExceptionInternal(
+                ex,
+                Problems.detail(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", detail),
+                headers,
+                status,
+                request);
     }
 
     /** Anything no other handler knows: a bug, logged with an id the answer quotes, never its details. */
@@ -92,16 +102,23 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
 
     private static String describe(WebRequest request) {
         return request instanceof ServletWebRequest servlet
-                ? servlet.getRequest().getMethod() + " " + servlet.getRequest().getRequestURI() : request.getDescription(false);
+                ? servlet.getRequest().getMethod() + " " + servlet.getRequest().getRequestURI()
+                : request.getDescription(false);
     }
 
     @Override
-    protected ResponseEntity<Object> handleExceptionInternal(Exception ex, Object body, HttpHeaders headers,
-            HttpStatusCode statusCode, WebRequest request) {
-        var problem = body instanceof ProblemDetail detail ? detail
-                : ex instanceof ErrorResponse response ? response.getBody()
-                : Problems.detail(statusCode, typeFor(ex, statusCode), HttpStatus.resolve(statusCode.value()) == null
-                        ? "HTTP " + statusCode.value() : HttpStatus.valueOf(statusCode.value()).getReasonPhrase());
+    protected ResponseEntity<Object> handleExceptionInternal(
+            Exception ex, Object body, HttpHeaders headers, HttpStatusCode statusCode, WebRequest request) {
+        var problem = body instanceof ProblemDetail detail
+                ? detail
+                : ex instanceof ErrorResponse response
+                        ? response.getBody()
+                        : Problems.detail(
+                                statusCode,
+                                typeFor(ex, statusCode),
+                                HttpStatus.resolve(statusCode.value()) == null
+                                        ? "HTTP " + statusCode.value()
+                                        : HttpStatus.valueOf(statusCode.value()).getReasonPhrase());
         if (problem.getType() == null || "about:blank".equals(problem.getType().toString())) {
             var typed = Problems.detail(statusCode, typeFor(ex, statusCode), problem.getDetail());
             if (problem.getProperties() != null) {

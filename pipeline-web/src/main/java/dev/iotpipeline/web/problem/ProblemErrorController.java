@@ -28,15 +28,21 @@ public class ProblemErrorController implements ErrorController {
     ResponseEntity<ProblemDetail> error(HttpServletRequest request) {
         var code = request.getAttribute(RequestDispatcher.ERROR_STATUS_CODE);
         var status = HttpStatusCode.valueOf(code instanceof Integer c && c >= 400 && c < 600 ? c : 500);
-        var problem = Problems.detail(status, ProblemAdvice.typeFor(new Exception(), status),
-                status.is5xxServerError() ? "The request failed unexpectedly"
-                        : HttpStatus.resolve(status.value()) != null ? HttpStatus.valueOf(status.value()).getReasonPhrase()
-                        : "HTTP " + status.value());
+        var problem = Problems.detail(
+                status,
+                ProblemAdvice.typeFor(new Exception(), status),
+                status.is5xxServerError()
+                        ? "The request failed unexpectedly"
+                        : HttpStatus.resolve(status.value()) != null
+                                ? HttpStatus.valueOf(status.value()).getReasonPhrase()
+                                : "HTTP " + status.value());
         var uri = request.getAttribute(RequestDispatcher.ERROR_REQUEST_URI);
         if (uri instanceof String path) {
             problem.setInstance(ProblemWriter.safeUri(path));
         }
         rejections.count(Problems.shortType(problem, status));
-        return ResponseEntity.status(status).contentType(MediaType.APPLICATION_PROBLEM_JSON).body(problem);
+        return ResponseEntity.status(status)
+                .contentType(MediaType.APPLICATION_PROBLEM_JSON)
+                .body(problem);
     }
 }

@@ -39,7 +39,8 @@ public final class ProblemWriter {
             return;
         }
         problem.setInstance(safeUri(path));
-        rejections.count(Problems.shortType(problem, org.springframework.http.HttpStatusCode.valueOf(problem.getStatus())));
+        rejections.count(
+                Problems.shortType(problem, org.springframework.http.HttpStatusCode.valueOf(problem.getStatus())));
         response.resetBuffer();
         response.setStatus(problem.getStatus());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

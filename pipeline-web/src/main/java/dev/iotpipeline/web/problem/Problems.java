@@ -13,8 +13,7 @@ public final class Problems {
 
     public static final String BASE = "https://iot-pipeline.dev/problems/";
 
-    private Problems() {
-    }
+    private Problems() {}
 
     /** An exception a controller throws; the shared advice renders it as {@code application/problem+json}. */
     public static ErrorResponseException of(HttpStatus status, String type, String detail) {
@@ -38,7 +37,9 @@ public final class Problems {
 
     /** The answer to a failure no handler knows (a bug): the incident id the service logged it with, never its details. */
     public static ProblemDetail unexpected(UUID incident) {
-        var problem = detail(HttpStatus.INTERNAL_SERVER_ERROR, "internal-error",
+        var problem = detail(
+                HttpStatus.INTERNAL_SERVER_ERROR,
+                "internal-error",
                 "The request failed unexpectedly; the service logged it as incident " + incident);
         problem.setProperty("incident", incident.toString());
         return problem;

@@ -4,7 +4,7 @@ package dev.iotpipeline.web.problem;
 @FunctionalInterface
 public interface RejectionCounter {
 
-    RejectionCounter NONE = type -> { };
+    RejectionCounter NONE = type -> {};
 
     void count(String problemType);
 }

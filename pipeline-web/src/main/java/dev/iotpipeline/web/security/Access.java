@@ -13,8 +13,7 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
 /** The authorization rules services compose their routes from; a refusal says which problem to answer. */
 public final class Access {
 
-    private Access() {
-    }
+    private Access() {}
 
     /** A refusal that names its problem type and detail, rendered as a 403 by the shared chain. */
     public static final class Denial extends AuthorizationDecision {
@@ -56,8 +55,9 @@ public final class Access {
                 return role;
             }
             var channel = context.getVariables().get(variable);
-            return credential(authentication.get()).allows(channel) ? role : new Denial("channel-forbidden",
-                    "The device key is not valid for channel '" + channel + "'");
+            return credential(authentication.get()).allows(channel)
+                    ? role
+                    : new Denial("channel-forbidden", "The device key is not valid for channel '" + channel + "'");
         };
     }
 
@@ -69,19 +69,24 @@ public final class Access {
             if (credential == null) {
                 return new AuthorizationDecision(false);
             }
-            return allowed.contains(credential.role()) ? new AuthorizationDecision(true) : wrongRole(credential, allowed);
+            return allowed.contains(credential.role())
+                    ? new AuthorizationDecision(true)
+                    : wrongRole(credential, allowed);
         };
     }
 
     static Credential credential(Authentication authentication) {
         return authentication != null && authentication.getPrincipal() instanceof Credential credential
-                ? credential : null;
+                ? credential
+                : null;
     }
 
     private static Denial wrongRole(Credential credential, Set<Role> allowed) {
         var needed = allowed.stream().map(Role::label).collect(Collectors.joining(" or "));
-        return new Denial("wrong-role", "This endpoint needs " + article(needed) + needed + "; the request sent "
-                + article(credential.role().label()) + credential.role().label());
+        return new Denial(
+                "wrong-role",
+                "This endpoint needs " + article(needed) + needed + "; the request sent "
+                        + article(credential.role().label()) + credential.role().label());
     }
 
     private static String article(String noun) {

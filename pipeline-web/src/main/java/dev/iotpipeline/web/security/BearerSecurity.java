@@ -50,15 +50,22 @@ public class BearerSecurity implements DisposableBean {
 
     BearerSecurity(SecurityProperties properties) {
         this.credentials = new CredentialStore(properties);
-        log.info("Credentials: {}{}", credentials.summary(), properties.credentialsFile() == null ? ""
-                : " (and " + properties.credentialsFile() + ", checked every " + properties.credentialsFileCheckInterval() + ")");
-        this.reloader = properties.credentialsFile() == null ? null : startReloading(properties.credentialsFileCheckInterval());
+        log.info(
+                "Credentials: {}{}",
+                credentials.summary(),
+                properties.credentialsFile() == null
+                        ? ""
+                        : " (and " + properties.credentialsFile() + ", checked every "
+                                + properties.credentialsFileCheckInterval() + ")");
+        this.reloader =
+                properties.credentialsFile() == null ? null : startReloading(properties.credentialsFileCheckInterval());
     }
 
     private ScheduledExecutorService startReloading(Duration interval) {
-        var executor = Executors.newSingleThreadScheduledExecutor(Thread.ofPlatform().daemon().name("credentials-reload").factory());
-        executor.scheduleWithFixedDelay(credentials::reloadIfChanged, interval.toMillis(), interval.toMillis(),
-                TimeUnit.MILLISECONDS);
+        var executor = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().daemon().name("credentials-reload").factory());
+        executor.scheduleWithFixedDelay(
+                credentials::reloadIfChanged, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
         return executor;
     }
 
@@ -71,47 +78,66 @@ public class BearerSecurity implements DisposableBean {
     @Bean
     AuthenticationManager bearerAuthenticationManager() {
         return authentication -> {
-            var credential = credentials.authenticate((String) authentication.getCredentials())
+            var credential = credentials
+                    .authenticate((String) authentication.getCredentials())
                     .orElseThrow(() -> new BadCredentialsException("unknown secret"));
-            return UsernamePasswordAuthenticationToken.authenticated(credential, null,
-                    AuthorityUtils.createAuthorityList("ROLE_" + credential.role().name()));
+            return UsernamePasswordAuthenticationToken.authenticated(
+                    credential,
+                    null,
+                    AuthorityUtils.createAuthorityList(
+                            "ROLE_" + credential.role().name()));
         };
     }
 
     @Bean
-    SecurityFilterChain pipelineSecurity(HttpSecurity http, AuthenticationManager manager, ServiceRoutes routes,
-            ProblemWriter problems) throws Exception {
+    SecurityFilterChain pipelineSecurity(
+            HttpSecurity http, AuthenticationManager manager, ServiceRoutes routes, ProblemWriter problems)
+            throws Exception {
         var authentication = new AuthenticationFilter(manager, BearerSecurity::bearer);
-        authentication.setSuccessHandler((request, response, auth) -> { });
-        authentication.setFailureHandler((request, response, e) -> problems.write(response, request.getRequestURI(),
-                HttpStatus.UNAUTHORIZED, "invalid-credentials", "The bearer secret is not a known credential"));
-        return http
-                .csrf(csrf -> csrf.disable())
+        authentication.setSuccessHandler((request, response, auth) -> {});
+        authentication.setFailureHandler((request, response, e) -> problems.write(
+                response,
+                request.getRequestURI(),
+                HttpStatus.UNAUTHORIZED,
+                "invalid-credentials",
+                "The bearer secret is not a known credential"));
+        return http.csrf(csrf -> csrf.disable())
                 .httpBasic(basic -> basic.disable())
                 .formLogin(form -> form.disable())
                 .logout(logout -> logout.disable())
                 .requestCache(cache -> cache.disable())
-                .anonymous(anonymous -> { })
+                .anonymous(anonymous -> {})
                 .sessionManagement(session -> session.sessionCreationPolicy(SessionCreationPolicy.STATELESS))
                 .addFilterBefore(authentication, AuthorizationFilter.class)
                 .authorizeHttpRequests(requests -> {
-                    requests.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR).permitAll();
+                    requests.dispatcherTypeMatchers(DispatcherType.ASYNC, DispatcherType.ERROR)
+                            .permitAll();
                     requests.requestMatchers("/actuator/health", "/actuator/health/**", "/actuator/prometheus")
                             .permitAll();
                     routes.authorize(requests);
                     requests.anyRequest().access(Access.admin());
                 })
-                .exceptionHandling(errors -> errors
-                        .authenticationEntryPoint((request, response, e) -> problems.write(response,
-                                request.getRequestURI(), HttpStatus.UNAUTHORIZED, "missing-credentials",
+                .exceptionHandling(errors -> errors.authenticationEntryPoint((request, response, e) -> problems.write(
+                                response,
+                                request.getRequestURI(),
+                                HttpStatus.UNAUTHORIZED,
+                                "missing-credentials",
                                 "Send a credential as 'Authorization: Bearer <secret>'"))
                         .accessDeniedHandler((request, response, e) -> {
                             if (e instanceof AuthorizationDeniedException denied
                                     && denied.getAuthorizationResult() instanceof Access.Denial denial) {
-                                problems.write(response, request.getRequestURI(), HttpStatus.FORBIDDEN, denial.type(),
+                                problems.write(
+                                        response,
+                                        request.getRequestURI(),
+                                        HttpStatus.FORBIDDEN,
+                                        denial.type(),
                                         denial.detail());
                             } else {
-                                problems.write(response, request.getRequestURI(), HttpStatus.FORBIDDEN, "forbidden",
+                                problems.write(
+                                        response,
+                                        request.getRequestURI(),
+                                        HttpStatus.FORBIDDEN,
+                                        "forbidden",
                                         "This credential may not call this endpoint");
                             }
                         }))
@@ -144,7 +170,9 @@ public class BearerSecurity implements DisposableBean {
             return null;
         }
         List<String> protocols = java.util.Collections.list(headers).stream()
-                .flatMap(h -> Arrays.stream(h.split(","))).map(String::trim).toList();
+                .flatMap(h -> Arrays.stream(h.split(",")))
+                .map(String::trim)
+                .toList();
         int marker = protocols.indexOf(WEBSOCKET_SUBPROTOCOL);
         return marker >= 0 && marker + 1 < protocols.size() ? protocols.get(marker + 1) : null;
     }

@@ -21,7 +21,9 @@ public sealed interface Credential {
 
     /** The three roles; what each may do is in SECURITY.md. */
     enum Role {
-        DEVICE("device key"), DASHBOARD("dashboard token"), ADMIN("admin token");
+        DEVICE("device key"),
+        DASHBOARD("dashboard token"),
+        ADMIN("admin token");
 
         private final String label;
 

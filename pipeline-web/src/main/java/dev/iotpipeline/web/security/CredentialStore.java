@@ -30,8 +30,7 @@ public final class CredentialStore {
     private static final String SHA256_PREFIX = "sha256:";
     private static final Logger log = LoggerFactory.getLogger(CredentialStore.class);
 
-    private record Entry(Role role, byte[] hash, Set<String> channels, Double ratePerSecond) {
-    }
+    private record Entry(Role role, byte[] hash, Set<String> channels, Double ratePerSecond) {}
 
     private final List<Entry> configured;
     private final Path file;
@@ -41,10 +40,14 @@ public final class CredentialStore {
     public CredentialStore(SecurityProperties properties) {
         var entries = new ArrayList<Entry>();
         properties.adminTokens().forEach(t -> entries.add(new Entry(Role.ADMIN, hashOf(t), null, null)));
-        properties.dashboardTokens().forEach(t ->
-                entries.add(new Entry(Role.DASHBOARD, hashOf(t.token()), Set.copyOf(t.channels()), null)));
-        properties.deviceKeys().forEach(k ->
-                entries.add(new Entry(Role.DEVICE, hashOf(k.key()), Set.of(k.channel()), k.ratePerSecond())));
+        properties
+                .dashboardTokens()
+                .forEach(
+                        t -> entries.add(new Entry(Role.DASHBOARD, hashOf(t.token()), Set.copyOf(t.channels()), null)));
+        properties
+                .deviceKeys()
+                .forEach(k ->
+                        entries.add(new Entry(Role.DEVICE, hashOf(k.key()), Set.of(k.channel()), k.ratePerSecond())));
         requireOneRolePerSecret(entries, "configuration");
         this.configured = List.copyOf(entries);
         this.entries = configured;
@@ -78,11 +81,12 @@ public final class CredentialStore {
         }
         var id = HexFormat.of().formatHex(presented, 0, 6);
         var scope = everyChannel ? null : Set.copyOf(channels);
-        return Optional.of(switch (role) {
-            case ADMIN -> new Credential.Admin(id);
-            case DASHBOARD -> new Credential.Dashboard(id, scope);
-            case DEVICE -> new Credential.Device(id, scope, rate);
-        });
+        return Optional.of(
+                switch (role) {
+                    case ADMIN -> new Credential.Admin(id);
+                    case DASHBOARD -> new Credential.Dashboard(id, scope);
+                    case DEVICE -> new Credential.Device(id, scope, rate);
+                });
     }
 
     /** How many credentials of each role are known, for the startup log (never the secrets). */
@@ -90,7 +94,11 @@ public final class CredentialStore {
         var counts = new StringBuilder();
         for (var role : EnumSet.allOf(Role.class)) {
             long n = entries.stream().filter(e -> e.role() == role).count();
-            counts.append(counts.isEmpty() ? "" : ", ").append(n).append(' ').append(role.label()).append(n == 1 ? "" : "s");
+            counts.append(counts.isEmpty() ? "" : ", ")
+                    .append(n)
+                    .append(' ')
+                    .append(role.label())
+                    .append(n == 1 ? "" : "s");
         }
         return counts.toString();
     }
@@ -137,7 +145,8 @@ public final class CredentialStore {
                     parsed.add(new Entry(Role.DASHBOARD, hashOf(fields[2]), Set.of(fields[1].split(",")), null));
                 }
                 case "device" -> {
-                    expect(fields.length == 3 || fields.length == 4,
+                    expect(
+                            fields.length == 3 || fields.length == 4,
                             where + "expected 'device <channel> <secret> [ratePerSecond]'");
                     Double rate = null;
                     if (fields.length == 4) {
@@ -162,8 +171,9 @@ public final class CredentialStore {
             for (int j = i + 1; j < entries.size(); j++) {
                 if (entries.get(i).role() != entries.get(j).role()
                         && Arrays.equals(entries.get(i).hash(), entries.get(j).hash())) {
-                    throw new IllegalArgumentException("one secret is configured as both " + entries.get(i).role().label()
-                            + " and " + entries.get(j).role().label() + " in " + source);
+                    throw new IllegalArgumentException("one secret is configured as both "
+                            + entries.get(i).role().label() + " and "
+                            + entries.get(j).role().label() + " in " + source);
                 }
             }
         }

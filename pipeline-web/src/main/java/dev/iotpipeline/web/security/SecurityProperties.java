@@ -29,10 +29,12 @@ public record SecurityProperties(
         @NotNull @DefaultValue("5s") Duration credentialsFileCheckInterval) {
 
     /** A dashboard token and the channels it may read. */
-    public record DashboardToken(@NotBlank String token, @NotEmpty List<@NotBlank String> channels) {
-    }
+    public record DashboardToken(
+            @NotBlank String token, @NotEmpty List<@NotBlank String> channels) {}
 
     /** A device key bound to a channel; {@code ratePerSecond} overrides ingest's default rate limit for it. */
-    public record DeviceKey(@NotBlank String channel, @NotBlank String key, @Positive Double ratePerSecond) {
-    }
+    public record DeviceKey(
+            @NotBlank String channel,
+            @NotBlank String key,
+            @Positive Double ratePerSecond) {}
 }

@@ -12,7 +12,7 @@ import org.springframework.validation.annotation.Validated;
  */
 @Validated
 @ConfigurationProperties("iot.warmup")
-public record WarmupProperties(@DefaultValue("true") boolean enabled,
+public record WarmupProperties(
+        @DefaultValue("true") boolean enabled,
         @DefaultValue("20000") @Positive int rounds,
-        @DefaultValue("2s") Duration maxTime) {
-}
+        @DefaultValue("2s") Duration maxTime) {}

@@ -39,7 +39,7 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
         warmups.forEach(warmup -> rounds.put(warmup.name(), 0));
         // In turns, so that a time budget that ends early leaves every path about as warm as the others.
         for (int round = 0; round < properties.rounds() && !active.isEmpty() && System.nanoTime() < deadline; round++) {
-            for (var iterator = active.iterator(); iterator.hasNext();) {
+            for (var iterator = active.iterator(); iterator.hasNext(); ) {
                 var warmup = iterator.next();
                 try {
                     warmup.exercise(round);
@@ -62,8 +62,11 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
                 }
             }
         }
-        log.info("Warmed up in {} ms before reporting ready: {}", (System.nanoTime() - started) / 1_000_000,
-                rounds.entrySet().stream().map(e -> e.getKey() + " " + e.getValue() + " rounds")
+        log.info(
+                "Warmed up in {} ms before reporting ready: {}",
+                (System.nanoTime() - started) / 1_000_000,
+                rounds.entrySet().stream()
+                        .map(e -> e.getKey() + " " + e.getValue() + " rounds")
                         .collect(Collectors.joining(", ")));
     }
 

@@ -12,17 +12,16 @@ import org.springframework.http.ProblemDetail;
 
 class JsonProblemsTest {
 
-    record Item(String name, Integer count) {
-    }
+    record Item(String name, Integer count) {}
 
-    record Body(String name, Severity severity, Boolean enabled, Instant at, List<Item> items) {
-    }
+    record Body(String name, Severity severity, Boolean enabled, Instant at, List<Item> items) {}
 
     @Test
     void anUnknownEnumValueNamesTheFieldAndEveryAllowedValue() {
         var problem = describe("{\"severity\":\"loud\"}");
 
-        assertThat(problem.getDetail()).isEqualTo("severity: 'loud' is not one of CRITICAL, MAJOR, MINOR, WARNING, INFO");
+        assertThat(problem.getDetail())
+                .isEqualTo("severity: 'loud' is not one of CRITICAL, MAJOR, MINOR, WARNING, INFO");
         assertThat(problem.getProperties()).containsEntry("field", "severity");
         assertThat(problem.getType().toString()).endsWith("/invalid-field");
     }
@@ -33,15 +32,17 @@ class JsonProblemsTest {
                 .isEqualTo("items[0].count: expected an integer, got an object");
         assertThat(describe("{\"enabled\":\"sometimes\"}").getDetail())
                 .isEqualTo("enabled: 'sometimes' is not true or false");
-        assertThat(describe("{\"at\":\"yesterday\"}").getDetail()).startsWith("at: ").contains("ISO-8601");
+        assertThat(describe("{\"at\":\"yesterday\"}").getDetail())
+                .startsWith("at: ")
+                .contains("ISO-8601");
         assertThat(describe("{\"items\":5}").getDetail()).startsWith("items: expected an array");
     }
 
     @Test
     void aSyntaxErrorGivesItsPositionAndExceededLimitsTheirNumberWithoutJavaNames() {
         var syntax = describe("{\n\"name\": }");
-        var deep = JsonProblems.describe(catchThrowable(() ->
-                EventJson.mapper().readTree("[".repeat(100) + "]".repeat(100))));
+        var deep = JsonProblems.describe(
+                catchThrowable(() -> EventJson.mapper().readTree("[".repeat(100) + "]".repeat(100))));
 
         assertThat(syntax.getType().toString()).endsWith("/malformed-json");
         assertThat(syntax.getProperties()).containsEntry("line", 2);

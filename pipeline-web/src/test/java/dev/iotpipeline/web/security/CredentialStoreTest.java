@@ -19,11 +19,14 @@ class CredentialStoreTest {
 
     private final CredentialStore store = new CredentialStore(properties(
             List.of("sha256:" + HexFormat.of().formatHex(CredentialStore.sha256("admin-secret"))),
-            List.of(new DashboardToken("dash-secret", List.of("greenhouse", "irrigation")),
+            List.of(
+                    new DashboardToken("dash-secret", List.of("greenhouse", "irrigation")),
                     new DashboardToken("all-dash", List.of("*"))),
-            List.of(new DeviceKey("irrigation", "irrigation-secret", null),
+            List.of(
+                    new DeviceKey("irrigation", "irrigation-secret", null),
                     new DeviceKey("irrigation", "irrigation-secret-2", 5.0),
-                    new DeviceKey("*", "any-device", null)), null));
+                    new DeviceKey("*", "any-device", null)),
+            null));
 
     @Test
     void eachSecretBecomesTheCredentialOfItsRole() {
@@ -41,15 +44,19 @@ class CredentialStoreTest {
         assertThat(device.allows("greenhouse")).isFalse();
         assertThat(dashboard.allows("greenhouse")).isTrue();
         assertThat(dashboard.allows("other")).isFalse();
-        assertThat(store.authenticate("any-device").orElseThrow().allows("anything")).isTrue();
+        assertThat(store.authenticate("any-device").orElseThrow().allows("anything"))
+                .isTrue();
         assertThat(store.authenticate("all-dash").orElseThrow().channels()).isNull();
-        assertThat(store.authenticate("admin-secret").orElseThrow().allows("anything")).isTrue();
+        assertThat(store.authenticate("admin-secret").orElseThrow().allows("anything"))
+                .isTrue();
     }
 
     @Test
     void aDeviceKeyCarriesItsOwnRateLimit() {
         assertThat(store.authenticate("irrigation-secret-2").orElseThrow())
-                .isInstanceOfSatisfying(Credential.Device.class, d -> assertThat(d.ratePerSecond()).isEqualTo(5.0));
+                .isInstanceOfSatisfying(
+                        Credential.Device.class,
+                        d -> assertThat(d.ratePerSecond()).isEqualTo(5.0));
     }
 
     @Test
@@ -69,10 +76,11 @@ class CredentialStoreTest {
 
     @Test
     void oneSecretInTwoRolesIsRefusedAtStartup() {
-        assertThatThrownBy(() -> new CredentialStore(properties(List.of("same"),
-                List.of(new DashboardToken("same", List.of("*"))), List.of(), null)))
+        assertThatThrownBy(() -> new CredentialStore(properties(
+                        List.of("same"), List.of(new DashboardToken("same", List.of("*"))), List.of(), null)))
                 .isInstanceOf(IllegalArgumentException.class)
-                .hasMessageContaining("both").hasMessageNotContaining("same");
+                .hasMessageContaining("both")
+                .hasMessageNotContaining("same");
     }
 
     @Test
@@ -90,7 +98,9 @@ class CredentialStoreTest {
         assertThat(rotating.authenticate("old-key")).isEmpty();
         assertThat(rotating.authenticate("new-admin")).containsInstanceOf(Credential.Admin.class);
         assertThat(rotating.authenticate("new-key").orElseThrow())
-                .isInstanceOfSatisfying(Credential.Device.class, d -> assertThat(d.ratePerSecond()).isEqualTo(10.0));
+                .isInstanceOfSatisfying(
+                        Credential.Device.class,
+                        d -> assertThat(d.ratePerSecond()).isEqualTo(10.0));
         assertThat(rotating.authenticate("new-dash").orElseThrow().channels()).containsExactlyInAnyOrder("a", "b");
     }
 
@@ -100,7 +110,10 @@ class CredentialStoreTest {
         Files.writeString(file, "device field good-key\n");
         var rotating = new CredentialStore(properties(List.of(), List.of(), List.of(), file));
 
-        for (var broken : List.of("just-one-field\n", "device field key not-a-number\n", "root everything\n",
+        for (var broken : List.of(
+                "just-one-field\n",
+                "device field key not-a-number\n",
+                "root everything\n",
                 "admin a\ndashboard * a\n")) {
             Files.writeString(file, broken);
             Files.setLastModifiedTime(file, FileTime.from(Instant.now().plusSeconds(5)));
@@ -110,8 +123,8 @@ class CredentialStoreTest {
         }
     }
 
-    private static SecurityProperties properties(List<String> admin, List<DashboardToken> dashboards,
-            List<DeviceKey> devices, Path file) {
+    private static SecurityProperties properties(
+            List<String> admin, List<DashboardToken> dashboards, List<DeviceKey> devices, Path file) {
         return new SecurityProperties(admin, dashboards, devices, file, Duration.ofSeconds(5));
     }
 }

@@ -31,16 +31,20 @@ class WarmupRunnerTest {
 
     @Test
     void runsEveryWarmupInTurnsForTheConfiguredRounds() {
-        new WarmupRunner(List.of(recording("a", -1), recording("b", -1)),
-                new WarmupProperties(true, 3, Duration.ofSeconds(30))).run(null);
+        new WarmupRunner(
+                        List.of(recording("a", -1), recording("b", -1)),
+                        new WarmupProperties(true, 3, Duration.ofSeconds(30)))
+                .run(null);
 
         assertThat(calls).containsExactly("a0", "b0", "a1", "b1", "a2", "b2");
     }
 
     @Test
     void dropsAWarmupThatFailsAndGoesOnWithTheOthers() {
-        new WarmupRunner(List.of(recording("a", 1), recording("b", -1)),
-                new WarmupProperties(true, 4, Duration.ofSeconds(30))).run(null);
+        new WarmupRunner(
+                        List.of(recording("a", 1), recording("b", -1)),
+                        new WarmupProperties(true, 4, Duration.ofSeconds(30)))
+                .run(null);
 
         assertThat(calls).containsExactly("a0", "b0", "a1", "b1", "b2", "b3");
     }
@@ -67,8 +71,7 @@ class WarmupRunnerTest {
 
     @Test
     void runsNothingWhenTurnedOff() {
-        new WarmupRunner(List.of(recording("a", -1)), new WarmupProperties(false, 3, Duration.ofSeconds(30)))
-                .run(null);
+        new WarmupRunner(List.of(recording("a", -1)), new WarmupProperties(false, 3, Duration.ofSeconds(30))).run(null);
 
         assertThat(calls).isEmpty();
     }

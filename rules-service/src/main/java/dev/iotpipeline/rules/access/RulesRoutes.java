@@ -12,8 +12,9 @@ class RulesRoutes {
 
     @Bean
     ServiceRoutes routes() {
-        return routes -> routes
-                .requestMatchers(HttpMethod.GET, "/rules", "/rules/**").access(Access.reader())
-                .requestMatchers("/rules", "/rules/**").access(Access.admin());
+        return routes -> routes.requestMatchers(HttpMethod.GET, "/rules", "/rules/**")
+                .access(Access.reader())
+                .requestMatchers("/rules", "/rules/**")
+                .access(Access.admin());
     }
 }

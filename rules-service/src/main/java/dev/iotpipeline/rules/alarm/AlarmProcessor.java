@@ -51,7 +51,9 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
     public void init(ProcessorContext<String, AlarmEvent> context) {
         this.context = context;
         this.states = context.getStateStore(AlarmTopology.ALARM_STATE_STORE);
-        context.schedule(punctuationInterval, PunctuationType.WALL_CLOCK_TIME,
+        context.schedule(
+                punctuationInterval,
+                PunctuationType.WALL_CLOCK_TIME,
                 timestamp -> sweep(Instant.ofEpochMilli(timestamp)));
     }
 
@@ -77,8 +79,8 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
             var key = key(rule.rule().id(), unit.deviceId());
             var state = states.get(key);
             if (state == null) {
-                state = new DeviceRuleState(rule.rule().id(), unit.channel(), unit.deviceType(), unit.deviceId(), null,
-                        null, null);
+                state = new DeviceRuleState(
+                        rule.rule().id(), unit.channel(), unit.deviceType(), unit.deviceId(), null, null, null);
             }
             var next = rule.inactivity() ? reported(rule, state, unit) : evaluate(rule, state, unit);
             if (!next.equals(state)) {
@@ -133,8 +135,12 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
                         forward(clear(state.active(), null, Map.of(), now));
                     }
                     changes.add(new SimpleEntry<>(entry.key, null));
-                } else if (rule.get().inactivity() && state.active() == null && state.lastSeen() != null
-                        && Duration.between(state.lastSeen(), now).compareTo(rule.get().inactiveFor()) >= 0) {
+                } else if (rule.get().inactivity()
+                        && state.active() == null
+                        && state.lastSeen() != null
+                        && Duration.between(state.lastSeen(), now)
+                                        .compareTo(rule.get().inactiveFor())
+                                >= 0) {
                     var alarmId = inactivityId(state, rule.get().inactiveFor());
                     var raised = raise(rule.get(), state, alarmId, null, Map.of(), state.lastSeen());
                     forward(raised);
@@ -152,22 +158,55 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
         metrics.stateEntries(entries);
     }
 
-    private AlarmEvent raise(CompiledRule compiled, DeviceRuleState state, UUID alarmId,
-            UUID dataUnitId, Map<String, Double> values, Instant receivedAt) {
+    private AlarmEvent raise(
+            CompiledRule compiled,
+            DeviceRuleState state,
+            UUID alarmId,
+            UUID dataUnitId,
+            Map<String, Double> values,
+            Instant receivedAt) {
         var rule = compiled.rule();
         metrics.raised(rule.severity());
-        return new AlarmEvent(Ids.derive(alarmId, "raised"), AlarmEvent.SCHEMA_VERSION, alarmId, rule.id(),
-                rule.name(), rule.severity(), AlarmState.ACTIVE, false, state.channel(), state.deviceType(),
-                state.deviceId(), dataUnitId, values, receivedAt, Instant.now(clock), null, null);
+        return new AlarmEvent(
+                Ids.derive(alarmId, "raised"),
+                AlarmEvent.SCHEMA_VERSION,
+                alarmId,
+                rule.id(),
+                rule.name(),
+                rule.severity(),
+                AlarmState.ACTIVE,
+                false,
+                state.channel(),
+                state.deviceType(),
+                state.deviceId(),
+                dataUnitId,
+                values,
+                receivedAt,
+                Instant.now(clock),
+                null,
+                null);
     }
 
-    private AlarmEvent clear(AlarmEvent current, UUID dataUnitId, Map<String, Double> values,
-            Instant receivedAt) {
+    private AlarmEvent clear(AlarmEvent current, UUID dataUnitId, Map<String, Double> values, Instant receivedAt) {
         metrics.cleared(current.severity());
-        return new AlarmEvent(Ids.derive(current.alarmId(), "cleared"), AlarmEvent.SCHEMA_VERSION, current.alarmId(),
-                current.ruleId(), current.ruleName(), current.severity(), AlarmState.CLEARED, current.acknowledged(),
-                current.channel(), current.deviceType(), current.deviceId(), dataUnitId, values, receivedAt,
-                current.raisedAt(), Instant.now(clock), current.acknowledgedAt());
+        return new AlarmEvent(
+                Ids.derive(current.alarmId(), "cleared"),
+                AlarmEvent.SCHEMA_VERSION,
+                current.alarmId(),
+                current.ruleId(),
+                current.ruleName(),
+                current.severity(),
+                AlarmState.CLEARED,
+                current.acknowledged(),
+                current.channel(),
+                current.deviceType(),
+                current.deviceId(),
+                dataUnitId,
+                values,
+                receivedAt,
+                current.raisedAt(),
+                Instant.now(clock),
+                current.acknowledgedAt());
     }
 
     /**
@@ -188,8 +227,10 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
      * the same alarm again, not a second one.
      */
     static UUID inactivityId(DeviceRuleState state, Duration inactiveFor) {
-        return Ids.named(state.lastSeen().plus(inactiveFor), "inactivity\u0000" + state.ruleId() + '\u0000'
-                + state.channel() + '\u0000' + state.deviceId() + '\u0000' + state.lastSeen());
+        return Ids.named(
+                state.lastSeen().plus(inactiveFor),
+                "inactivity\u0000" + state.ruleId() + '\u0000' + state.channel() + '\u0000' + state.deviceId()
+                        + '\u0000' + state.lastSeen());
     }
 
     static String key(String ruleId, String deviceId) {

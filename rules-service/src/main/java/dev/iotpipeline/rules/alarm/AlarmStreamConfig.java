@@ -3,10 +3,10 @@ package dev.iotpipeline.rules.alarm;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.StreamsServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.StreamsDeadLetters;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.rules.RulesProperties;
 import dev.iotpipeline.rules.rule.RuleSet;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -49,10 +49,15 @@ class AlarmStreamConfig {
      * events.dead-letter with its cause, and evaluation goes on with the next record.
      */
     @Bean
-    StreamsBuilderFactoryBeanConfigurer deadLetters(DeadLetterKafka kafka, KafkaProperties properties,
-            MeterRegistry meters) {
-        var recoverer = new DeadLetterRecoverer(kafka.template, PipelineTopic.EVENTS_DEAD_LETTER,
-                DeadLetterHeaders.STAGE_RULES, properties.getStreams().getApplicationId(), Clock.systemUTC(), meters);
+    StreamsBuilderFactoryBeanConfigurer deadLetters(
+            DeadLetterKafka kafka, KafkaProperties properties, MeterRegistry meters) {
+        var recoverer = new DeadLetterRecoverer(
+                kafka.template,
+                PipelineTopic.EVENTS_DEAD_LETTER,
+                DeadLetterHeaders.STAGE_RULES,
+                properties.getStreams().getApplicationId(),
+                Clock.systemUTC(),
+                meters);
         return factoryBean -> {
             var config = factoryBean.getStreamsConfiguration();
             StreamsDeadLetters.configure(config, recoverer);
@@ -67,9 +72,12 @@ class AlarmStreamConfig {
 
     @Bean
     NewTopic eventsDeadLetterTopic(RulesProperties properties, KafkaAdmin admin) {
-        return TopicPartitions.keepExisting(admin.getConfigurationProperties(),
-                PipelineTopic.EVENTS_DEAD_LETTER.newTopic(properties.kafka().partitions(),
-                        properties.kafka().replicationFactor(), properties.kafka().deadLetterRetention()));
+        return TopicPartitions.keepExisting(
+                admin.getConfigurationProperties(),
+                PipelineTopic.EVENTS_DEAD_LETTER.newTopic(
+                        properties.kafka().partitions(),
+                        properties.kafka().replicationFactor(),
+                        properties.kafka().deadLetterRetention()));
     }
 
     /**
@@ -83,9 +91,13 @@ class AlarmStreamConfig {
 
         @SuppressWarnings("unchecked")
         DeadLetterKafka(ProducerFactory<?, ?> producers) {
-            this.template = new KafkaTemplate<>((ProducerFactory<byte[], byte[]>) producers,
-                    Map.of(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class,
-                            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, ByteArraySerializer.class));
+            this.template = new KafkaTemplate<>(
+                    (ProducerFactory<byte[], byte[]>) producers,
+                    Map.of(
+                            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG,
+                            ByteArraySerializer.class,
+                            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG,
+                            ByteArraySerializer.class));
         }
 
         @Override

@@ -26,23 +26,32 @@ public final class AlarmTopology {
 
     public static final String ALARM_STATE_STORE = "alarm-state";
 
-    private AlarmTopology() {
-    }
+    private AlarmTopology() {}
 
     /** Returns the alarm stream, which is also written to the alarms topic. */
-    public static KStream<String, AlarmEvent> build(StreamsBuilder builder, RuleSet rules, Clock clock,
-            RuleMetrics metrics, Duration punctuationInterval) {
-        builder.addStateStore(Stores.keyValueStoreBuilder(Stores.persistentKeyValueStore(ALARM_STATE_STORE),
-                Serdes.String(), new EventSerde<>(DeviceRuleState.class)));
-        var fromData = builder.stream(PipelineTopic.DATA_UNITS.topicName(),
-                        Consumed.with(Serdes.String(), strict(PipelineTopic.DATA_UNITS,
-                                unit -> unit.id() != null && unit.deviceId() != null && unit.receivedAt() != null,
-                                "id, deviceId and receivedAt")))
+    public static KStream<String, AlarmEvent> build(
+            StreamsBuilder builder, RuleSet rules, Clock clock, RuleMetrics metrics, Duration punctuationInterval) {
+        builder.addStateStore(Stores.keyValueStoreBuilder(
+                Stores.persistentKeyValueStore(ALARM_STATE_STORE),
+                Serdes.String(),
+                new EventSerde<>(DeviceRuleState.class)));
+        var fromData = builder.stream(
+                        PipelineTopic.DATA_UNITS.topicName(),
+                        Consumed.with(
+                                Serdes.String(),
+                                strict(
+                                        PipelineTopic.DATA_UNITS,
+                                        unit -> unit.id() != null
+                                                && unit.deviceId() != null
+                                                && unit.receivedAt() != null,
+                                        "id, deviceId and receivedAt")))
                 .filter((deviceId, unit) -> unit != null)
                 .process(() -> new AlarmProcessor(rules, clock, metrics, punctuationInterval), ALARM_STATE_STORE);
-        var fromCommands = builder.stream(PipelineTopic.ALARM_COMMANDS.topicName(),
-                        Consumed.with(Serdes.String(), strict(PipelineTopic.ALARM_COMMANDS, command -> command.alarmId() != null,
-                                "alarmId")))
+        var fromCommands = builder.stream(
+                        PipelineTopic.ALARM_COMMANDS.topicName(),
+                        Consumed.with(
+                                Serdes.String(),
+                                strict(PipelineTopic.ALARM_COMMANDS, command -> command.alarmId() != null, "alarmId")))
                 .filter((deviceId, command) -> command != null)
                 .process(CommandProcessor::new, ALARM_STATE_STORE);
         var alarms = fromData.merge(fromCommands);
@@ -62,12 +71,14 @@ public final class AlarmTopology {
             try {
                 event = events.deserializer().deserialize(name, bytes);
             } catch (RuntimeException e) {
-                throw new UnprocessableRecordException(DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
-                        "not a " + type.getSimpleName() + ": " + e.getMessage(), e);
+                throw new UnprocessableRecordException(
+                        DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
+                        "not a " + type.getSimpleName() + ": " + e.getMessage(),
+                        e);
             }
             if (event != null && !complete.test(event)) {
-                throw new UnprocessableRecordException(DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
-                        type.getSimpleName() + " without " + required, null);
+                throw new UnprocessableRecordException(
+                        DeadLetterHeaders.CAUSE_MALFORMED_EVENT, type.getSimpleName() + " without " + required, null);
             }
             return event;
         };

@@ -29,7 +29,8 @@ class CommandProcessor implements Processor<String, AlarmCommand, String, AlarmE
     @Override
     public void process(Record<String, AlarmCommand> record) {
         var command = record.value();
-        if (command.action() != AlarmCommand.Action.ACKNOWLEDGE || command.ruleId() == null
+        if (command.action() != AlarmCommand.Action.ACKNOWLEDGE
+                || command.ruleId() == null
                 || command.deviceId() == null) {
             return;
         }
@@ -44,7 +45,9 @@ class CommandProcessor implements Processor<String, AlarmCommand, String, AlarmE
             return;
         }
         var cleared = command.cleared();
-        if (cleared != null && cleared.alarmId().equals(command.alarmId()) && cleared.state() == AlarmState.CLEARED
+        if (cleared != null
+                && cleared.alarmId().equals(command.alarmId())
+                && cleared.state() == AlarmState.CLEARED
                 && !cleared.acknowledged()) {
             context.forward(new Record<>(cleared.deviceId(), acknowledged(cleared, command), record.timestamp()));
         }
@@ -52,8 +55,23 @@ class CommandProcessor implements Processor<String, AlarmCommand, String, AlarmE
 
     /** The alarm as it is, acknowledged by the command; the id is the same whoever asks, so a replay collapses. */
     private static AlarmEvent acknowledged(AlarmEvent a, AlarmCommand command) {
-        return new AlarmEvent(Ids.derive(a.alarmId(), "acknowledged"), AlarmEvent.SCHEMA_VERSION, a.alarmId(),
-                a.ruleId(), a.ruleName(), a.severity(), a.state(), true, a.channel(), a.deviceType(), a.deviceId(),
-                a.dataUnitId(), a.values(), a.receivedAt(), a.raisedAt(), a.clearedAt(), command.at());
+        return new AlarmEvent(
+                Ids.derive(a.alarmId(), "acknowledged"),
+                AlarmEvent.SCHEMA_VERSION,
+                a.alarmId(),
+                a.ruleId(),
+                a.ruleName(),
+                a.severity(),
+                a.state(),
+                true,
+                a.channel(),
+                a.deviceType(),
+                a.deviceId(),
+                a.dataUnitId(),
+                a.values(),
+                a.receivedAt(),
+                a.raisedAt(),
+                a.clearedAt(),
+                command.at());
     }
 }

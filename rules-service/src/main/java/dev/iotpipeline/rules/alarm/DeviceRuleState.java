@@ -7,8 +7,14 @@ import java.time.Instant;
  * What the stream remembers per (rule, device): the active alarm if any, since when a duration rule's
  * condition has held, and when the device last reported (for inactivity rules).
  */
-record DeviceRuleState(String ruleId, String channel, String deviceType, String deviceId, AlarmEvent active,
-        Instant pendingSince, Instant lastSeen) {
+record DeviceRuleState(
+        String ruleId,
+        String channel,
+        String deviceType,
+        String deviceId,
+        AlarmEvent active,
+        Instant pendingSince,
+        Instant lastSeen) {
 
     DeviceRuleState withActive(AlarmEvent alarm) {
         return new DeviceRuleState(ruleId, channel, deviceType, deviceId, alarm, null, lastSeen);

@@ -23,16 +23,26 @@ public final class RuleMetrics {
 
     public RuleMetrics(MeterRegistry registry) {
         hops = new HopTimers(registry);
-        evaluations = Counter.builder("rules.evaluations").description("Rule evaluations (rule × data unit)")
+        evaluations = Counter.builder("rules.evaluations")
+                .description("Rule evaluations (rule × data unit)")
                 .register(registry);
-        latency = Timer.builder("rules.evaluation").description("Time to evaluate every matching rule on one data unit")
-                .publishPercentileHistogram().minimumExpectedValue(Duration.ofNanos(100))
-                .maximumExpectedValue(Duration.ofSeconds(1)).register(registry);
+        latency = Timer.builder("rules.evaluation")
+                .description("Time to evaluate every matching rule on one data unit")
+                .publishPercentileHistogram()
+                .minimumExpectedValue(Duration.ofNanos(100))
+                .maximumExpectedValue(Duration.ofSeconds(1))
+                .register(registry);
         for (var severity : Severity.values()) {
-            raised.put(severity, Counter.builder("rules.alarms.raised").tag("severity", severity.name())
-                    .register(registry));
-            cleared.put(severity, Counter.builder("rules.alarms.cleared").tag("severity", severity.name())
-                    .register(registry));
+            raised.put(
+                    severity,
+                    Counter.builder("rules.alarms.raised")
+                            .tag("severity", severity.name())
+                            .register(registry));
+            cleared.put(
+                    severity,
+                    Counter.builder("rules.alarms.cleared")
+                            .tag("severity", severity.name())
+                            .register(registry));
         }
         registry.gauge("rules.state.entries", stateEntries);
     }

@@ -8,8 +8,8 @@ import java.util.Map;
 import org.springframework.expression.EvaluationContext;
 import org.springframework.expression.Expression;
 import org.springframework.expression.ParseException;
-import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelCompilerMode;
+import org.springframework.expression.spel.SpelNode;
 import org.springframework.expression.spel.SpelParserConfiguration;
 import org.springframework.expression.spel.standard.SpelExpression;
 import org.springframework.expression.spel.standard.SpelExpressionParser;
@@ -27,8 +27,8 @@ public final class CompiledRule {
 
     private static final SpelExpressionParser PARSER = new SpelExpressionParser(
             new SpelParserConfiguration(SpelCompilerMode.OFF, CompiledRule.class.getClassLoader()));
-    private static final EvaluationContext CONTEXT = SimpleEvaluationContext
-            .forPropertyAccessors(new MeasurementAccessor())
+    private static final EvaluationContext CONTEXT = SimpleEvaluationContext.forPropertyAccessors(
+                    new MeasurementAccessor())
             .withMethodResolvers(new RuleFunctions())
             .withAssignmentDisabled()
             .build();
@@ -39,8 +39,8 @@ public final class CompiledRule {
     private final Duration holdFor;
     private final Duration inactiveFor;
 
-    private CompiledRule(Rule rule, Expression condition, Expression clearCondition, Duration holdFor,
-            Duration inactiveFor) {
+    private CompiledRule(
+            Rule rule, Expression condition, Expression clearCondition, Duration holdFor, Duration inactiveFor) {
         this.rule = rule;
         this.condition = condition;
         this.clearCondition = clearCondition;
@@ -52,10 +52,11 @@ public final class CompiledRule {
     public static CompiledRule compile(Rule rule) {
         if (rule.type() == Rule.RuleType.INACTIVITY) {
             var inactiveFor = duration("inactiveFor", rule.inactiveFor(), true);
-            if (rule.filter().channel() == null && rule.filter().deviceType() == null
+            if (rule.filter().channel() == null
+                    && rule.filter().deviceType() == null
                     && rule.filter().deviceId() == null) {
-                throw new InvalidExpressionException("filter", null, 0,
-                        "an inactivity rule needs a filter (channel, deviceType or deviceId)");
+                throw new InvalidExpressionException(
+                        "filter", null, 0, "an inactivity rule needs a filter (channel, deviceType or deviceId)");
             }
             return new CompiledRule(rule, null, null, null, inactiveFor);
         }
@@ -110,7 +111,8 @@ public final class CompiledRule {
         }
         int tooDeep = bracketBeyond(text, MAX_DEPTH);
         if (tooDeep >= 0) {
-            throw new InvalidExpressionException(field, text, tooDeep, "brackets nest more than " + MAX_DEPTH + " deep");
+            throw new InvalidExpressionException(
+                    field, text, tooDeep, "brackets nest more than " + MAX_DEPTH + " deep");
         }
         SpelExpression expression;
         try {
@@ -185,7 +187,8 @@ public final class CompiledRule {
             }
             return duration;
         } catch (DateTimeParseException e) {
-            throw new InvalidExpressionException(field, text, e.getErrorIndex(), "not an ISO-8601 duration such as PT5M");
+            throw new InvalidExpressionException(
+                    field, text, e.getErrorIndex(), "not an ISO-8601 duration such as PT5M");
         }
     }
 }

@@ -31,26 +31,33 @@ import org.springframework.expression.spel.ast.StringLiteral;
  */
 final class ExpressionCheck {
 
-    private ExpressionCheck() {
-    }
+    private ExpressionCheck() {}
 
     static void check(String field, String text, SpelNode root) {
         if (!isBoolean(root)) {
-            throw new InvalidExpressionException(field, text, root.getStartPosition(),
+            throw new InvalidExpressionException(
+                    field,
+                    text,
+                    root.getStartPosition(),
                     "must be a comparison or a combination of comparisons (true or false)");
         }
         List<String> unknown = new ArrayList<>();
         int[] firstUnknown = {-1};
         walk(field, text, root, false, unknown, firstUnknown);
         if (!unknown.isEmpty()) {
-            throw new InvalidExpressionException(field, text, firstUnknown[0], "unknown measurement(s) " + unknown
-                    + "; known names are " + MeasurementCatalogue.all().keySet()
-                    + ", other measurements are read as m['name']", unknown);
+            throw new InvalidExpressionException(
+                    field,
+                    text,
+                    firstUnknown[0],
+                    "unknown measurement(s) " + unknown
+                            + "; known names are " + MeasurementCatalogue.all().keySet()
+                            + ", other measurements are read as m['name']",
+                    unknown);
         }
     }
 
-    private static void walk(String field, String text, SpelNode node, boolean inCompound, List<String> unknown,
-            int[] firstUnknown) {
+    private static void walk(
+            String field, String text, SpelNode node, boolean inCompound, List<String> unknown, int[] firstUnknown) {
         if (node instanceof PropertyOrFieldReference reference && !inCompound) {
             var name = reference.getName();
             if (MeasurementCatalogue.unitOf(name).isEmpty() && !MeasurementAccessor.ALL.equals(name)) {
@@ -61,25 +68,36 @@ final class ExpressionCheck {
             }
         }
         if (node instanceof Assign || node instanceof OpInc || node instanceof OpDec) {
-            throw new InvalidExpressionException(field, text, node.getStartPosition(),
-                    "assignment is not allowed: a rule only reads measurements");
+            throw new InvalidExpressionException(
+                    field, text, node.getStartPosition(), "assignment is not allowed: a rule only reads measurements");
         }
         if (node instanceof MethodReference method) {
             if (!RuleFunctions.exists(method.getName())) {
-                throw new InvalidExpressionException(field, text, node.getStartPosition(), "unknown function '"
-                        + method.getName() + "'; functions are abs, sqrt, round, floor, ceil, min and max");
+                throw new InvalidExpressionException(
+                        field,
+                        text,
+                        node.getStartPosition(),
+                        "unknown function '" + method.getName()
+                                + "'; functions are abs, sqrt, round, floor, ceil, min and max");
             }
             if (node.getChildCount() != RuleFunctions.arity(method.getName())) {
-                throw new InvalidExpressionException(field, text, node.getStartPosition(), method.getName()
-                        + " takes " + RuleFunctions.arity(method.getName()) + " argument(s)");
+                throw new InvalidExpressionException(
+                        field,
+                        text,
+                        node.getStartPosition(),
+                        method.getName() + " takes " + RuleFunctions.arity(method.getName()) + " argument(s)");
             }
         }
         if (isComparison(node)) {
             for (int i = 0; i < node.getChildCount(); i++) {
                 var operand = node.getChild(i);
-                if (operand instanceof StringLiteral || operand instanceof BooleanLiteral
+                if (operand instanceof StringLiteral
+                        || operand instanceof BooleanLiteral
                         || operand instanceof NullLiteral) {
-                    throw new InvalidExpressionException(field, text, operand.getStartPosition(),
+                    throw new InvalidExpressionException(
+                            field,
+                            text,
+                            operand.getStartPosition(),
                             "type error: measurements are numbers and compare only with numbers, not "
                                     + operand.toStringAST());
                 }
@@ -96,12 +114,19 @@ final class ExpressionCheck {
     }
 
     private static boolean isComparison(SpelNode node) {
-        return node instanceof OpGT || node instanceof OpGE || node instanceof OpLT || node instanceof OpLE
-                || node instanceof OpEQ || node instanceof OpNE;
+        return node instanceof OpGT
+                || node instanceof OpGE
+                || node instanceof OpLT
+                || node instanceof OpLE
+                || node instanceof OpEQ
+                || node instanceof OpNE;
     }
 
     private static boolean isBoolean(SpelNode node) {
-        return isComparison(node) || node instanceof OpAnd || node instanceof OpOr || node instanceof OperatorNot
+        return isComparison(node)
+                || node instanceof OpAnd
+                || node instanceof OpOr
+                || node instanceof OperatorNot
                 || node instanceof BooleanLiteral;
     }
 }

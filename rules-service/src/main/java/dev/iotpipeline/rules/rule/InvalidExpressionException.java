@@ -14,8 +14,10 @@ public class InvalidExpressionException extends RuntimeException {
     }
 
     InvalidExpressionException(String field, String expression, int position, String message, List<String> unknown) {
-        super(expression == null ? field + ": " + message
-                : field + " '" + expression + "' is invalid at position " + position + ": " + message);
+        super(
+                expression == null
+                        ? field + ": " + message
+                        : field + " '" + expression + "' is invalid at position " + position + ": " + message);
         this.field = field;
         this.position = position;
         this.unknownNames = List.copyOf(unknown);

@@ -1,13 +1,13 @@
 package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
+import dev.iotpipeline.kafka.topic.TopicPartitions;
 import dev.iotpipeline.rules.RulesProperties;
 import java.time.Clock;
-import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 
@@ -25,10 +25,17 @@ class RuleConfig {
     }
 
     @Bean
-    RuleRegistry ruleRegistry(RuleSet rules, KafkaTemplate<String, Object> template, ConsumerFactory<?, ?> consumers,
+    RuleRegistry ruleRegistry(
+            RuleSet rules,
+            KafkaTemplate<String, Object> template,
+            ConsumerFactory<?, ?> consumers,
             RulesProperties properties) {
-        return new RuleRegistry(rules, template, consumers.getConfigurationProperties(),
-                properties.kafka().sendTimeout(), Clock.systemUTC());
+        return new RuleRegistry(
+                rules,
+                template,
+                consumers.getConfigurationProperties(),
+                properties.kafka().sendTimeout(),
+                Clock.systemUTC());
     }
 
     /** Reads the rules whole before Kafka Streams evaluates the first data unit. */
@@ -38,7 +45,8 @@ class RuleConfig {
         return new ReaderLifecycle("rules registry", k.readerStartTimeout(), timeout -> {
             // Streams needs its source topic, and the registry its topic, before KafkaAdmin's own pass would run.
             // Declared here only: a NewTopic bean would be declared again by KafkaAdmin's pass, to the same effect.
-            admin.createOrModifyTopics(TopicPartitions.keepExisting(admin.getConfigurationProperties(),
+            admin.createOrModifyTopics(TopicPartitions.keepExisting(
+                    admin.getConfigurationProperties(),
                     PipelineTopic.RULES.newTopic(1, k.replicationFactor()),
                     PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
                     PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor(), k.alarmsRetention()),

@@ -23,6 +23,7 @@ class RuleController {
 
     /** Far above any real rule; bounds what one request can make every rules instance parse and hold. */
     static final int MAX_NAME = 200;
+
     static final int MAX_EXPRESSION = 2000;
 
     private final RuleRegistry registry;
@@ -79,8 +80,11 @@ class RuleController {
 
     private static void checkLength(String field, String value, int max) {
         if (value != null && value.length() > max) {
-            throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", field + ": is " + value.length()
-                    + " characters long; at most " + max, Map.of("field", field));
+            throw Problems.of(
+                    HttpStatus.BAD_REQUEST,
+                    "invalid-field",
+                    field + ": is " + value.length() + " characters long; at most " + max,
+                    Map.of("field", field));
         }
     }
 

@@ -24,8 +24,8 @@ final class RuleFunctions implements MethodResolver {
             "ceil", args -> Math.ceil(args[0]),
             "min", args -> Math.min(args[0], args[1]),
             "max", args -> Math.max(args[0], args[1]));
-    private static final Map<String, Integer> ARITY = Map.of("abs", 1, "sqrt", 1, "round", 1, "floor", 1, "ceil", 1,
-            "min", 2, "max", 2);
+    private static final Map<String, Integer> ARITY =
+            Map.of("abs", 1, "sqrt", 1, "round", 1, "floor", 1, "ceil", 1, "min", 2, "max", 2);
 
     static boolean exists(String name) {
         return FUNCTIONS.containsKey(name);
@@ -36,8 +36,9 @@ final class RuleFunctions implements MethodResolver {
     }
 
     @Override
-    public MethodExecutor resolve(EvaluationContext context, Object target, String name,
-            List<TypeDescriptor> argumentTypes) throws AccessException {
+    public MethodExecutor resolve(
+            EvaluationContext context, Object target, String name, List<TypeDescriptor> argumentTypes)
+            throws AccessException {
         var function = FUNCTIONS.get(name);
         if (function == null || argumentTypes.size() != ARITY.get(name)) {
             return null;

@@ -4,10 +4,10 @@ import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
 import dev.iotpipeline.kafka.topic.CompactedRegistry;
-import java.util.Map;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Map;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
@@ -22,8 +22,12 @@ public final class RuleRegistry implements AutoCloseable {
     private final Clock clock;
     private final CompactedRegistry<Rule> registry;
 
-    public RuleRegistry(RuleSet rules, KafkaOperations<String, Object> kafka, Map<String, Object> kafkaClient,
-            Duration sendTimeout, Clock clock) {
+    public RuleRegistry(
+            RuleSet rules,
+            KafkaOperations<String, Object> kafka,
+            Map<String, Object> kafkaClient,
+            Duration sendTimeout,
+            Clock clock) {
         this.rules = rules;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
@@ -38,10 +42,19 @@ public final class RuleRegistry implements AutoCloseable {
 
     /** Validates, writes and applies locally, so a read right after the write sees the change. */
     Rule save(String id, RuleRequest request) throws Exception {
-        var rule = new Rule(id == null ? Ids.newId().toString() : id, Rule.SCHEMA_VERSION,
-                request.name() == null ? "" : request.name(), request.filter(), request.type(), request.condition(),
-                request.clearCondition(), request.holdFor(), request.inactiveFor(), request.severity(),
-                request.enabled() == null || request.enabled(), Instant.now(clock));
+        var rule = new Rule(
+                id == null ? Ids.newId().toString() : id,
+                Rule.SCHEMA_VERSION,
+                request.name() == null ? "" : request.name(),
+                request.filter(),
+                request.type(),
+                request.condition(),
+                request.clearCondition(),
+                request.holdFor(),
+                request.inactiveFor(),
+                request.severity(),
+                request.enabled() == null || request.enabled(),
+                Instant.now(clock));
         CompiledRule.compile(rule);
         registry.write(kafka::send, rule.id(), rule, sendTimeout);
         return rule;

@@ -46,7 +46,10 @@ public final class RuleSet {
 
     public List<Rule> all() {
         Collection<CompiledRule> values = rules.values();
-        return values.stream().map(CompiledRule::rule).sorted(Comparator.comparing(Rule::id)).toList();
+        return values.stream()
+                .map(CompiledRule::rule)
+                .sorted(Comparator.comparing(Rule::id))
+                .toList();
     }
 
     /** Enabled rules whose filter matches the data unit. */

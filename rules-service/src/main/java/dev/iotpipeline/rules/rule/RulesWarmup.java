@@ -19,9 +19,19 @@ import java.util.UUID;
  */
 final class RulesWarmup implements Warmup {
 
-    private static final CompiledRule SAMPLE = CompiledRule.compile(new Rule("warmup", Rule.SCHEMA_VERSION, "warm-up",
-            RuleFilter.ANY, Rule.RuleType.THRESHOLD, "temperature > 30", "temperature < 28", null, null,
-            Severity.MAJOR, true, Instant.EPOCH));
+    private static final CompiledRule SAMPLE = CompiledRule.compile(new Rule(
+            "warmup",
+            Rule.SCHEMA_VERSION,
+            "warm-up",
+            RuleFilter.ANY,
+            Rule.RuleType.THRESHOLD,
+            "temperature > 30",
+            "temperature < 28",
+            null,
+            null,
+            Severity.MAJOR,
+            true,
+            Instant.EPOCH));
 
     private final RuleSet rules;
 
@@ -37,9 +47,18 @@ final class RulesWarmup implements Warmup {
     @Override
     public void exercise(int round) {
         var now = Instant.now();
-        var written = new DataUnit(new UUID(0x72756c65L, round), DataUnit.SCHEMA_VERSION, new UUID(0, round),
-                "warmup", "em300th", "warmup-" + round % 1000, now, now, now,
-                Map.of("temperature", 20.0 + round % 15, "humidity", 40.0 + round % 50, "battery", 3.6), Map.of());
+        var written = new DataUnit(
+                new UUID(0x72756c65L, round),
+                DataUnit.SCHEMA_VERSION,
+                new UUID(0, round),
+                "warmup",
+                "em300th",
+                "warmup-" + round % 1000,
+                now,
+                now,
+                now,
+                Map.of("temperature", 20.0 + round % 15, "humidity", 40.0 + round % 50, "battery", 3.6),
+                Map.of());
         var unit = PipelineTopic.DATA_UNITS.read(EventJson.write(written));
         for (var rule : orSample(rules.matching(unit))) {
             if (!rule.inactivity()) {

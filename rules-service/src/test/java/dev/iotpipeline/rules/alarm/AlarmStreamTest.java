@@ -50,12 +50,15 @@ import org.springframework.test.web.servlet.MockMvc;
  * unit that crosses it, a record that is not a data unit is dead-lettered without stopping the stream, and an
  * acknowledgement on alarm-commands comes back as the acknowledged alarm, from rules, the one producer.
  */
-@SpringBootTest(classes = RulesApplication.class, properties = {
-        "spring.config.name=rules-service",
-        "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
-        "server.port=0",
-        "rules.kafka.partitions=1",
-        "iot.security.admin-tokens[0]=admin-secret"})
+@SpringBootTest(
+        classes = RulesApplication.class,
+        properties = {
+            "spring.config.name=rules-service",
+            "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
+            "server.port=0",
+            "rules.kafka.partitions=1",
+            "iot.security.admin-tokens[0]=admin-secret"
+        })
 @EmbeddedKafka(partitions = 1)
 @AutoConfigureMockMvc
 class AlarmStreamTest {
@@ -80,8 +83,10 @@ class AlarmStreamTest {
 
     @BeforeEach
     void clients() {
-        producer = new KafkaProducer<>(Map.of("bootstrap.servers", broker.getBrokersAsString()),
-                new StringSerializer(), new ByteArraySerializer());
+        producer = new KafkaProducer<>(
+                Map.of("bootstrap.servers", broker.getBrokersAsString()),
+                new StringSerializer(),
+                new ByteArraySerializer());
         var props = KafkaTestUtils.consumerProps(broker, "stream-test-" + Ids.newId(), false);
         props.put("auto.offset.reset", "earliest");
         consumer = new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer());
@@ -96,7 +101,8 @@ class AlarmStreamTest {
 
     @Test
     void raisesDeadLettersAndAcknowledgesThroughTheTopology() throws Exception {
-        mvc.perform(post("/rules").header("Authorization", "Bearer admin-secret")
+        mvc.perform(post("/rules")
+                        .header("Authorization", "Bearer admin-secret")
                         .contentType(MediaType.APPLICATION_JSON)
                         .content("{\"name\":\"hot\",\"filter\":{\"channel\":\"greenhouse\"},"
                                 + "\"condition\":\"temperature > 30\",\"severity\":\"CRITICAL\"}"))
@@ -109,30 +115,50 @@ class AlarmStreamTest {
 
         var poison = await(PipelineTopic.EVENTS_DEAD_LETTER.topicName(), "dev-poison", r -> true);
         assertThat(header(poison, DeadLetterHeaders.STAGE)).isEqualTo(DeadLetterHeaders.STAGE_RULES);
-        var raised = PipelineTopic.ALARMS.read(await(PipelineTopic.ALARMS.topicName(), "dev-hot", r -> true).value());
+        var raised = PipelineTopic.ALARMS.read(
+                await(PipelineTopic.ALARMS.topicName(), "dev-hot", r -> true).value());
         assertThat(raised.state()).isEqualTo(AlarmState.ACTIVE);
         assertThat(raised.acknowledged()).isFalse();
         assertThat(raised.dataUnitId()).isEqualTo(hot.id());
 
-        var ack = new AlarmCommand(Ids.newId(), AlarmCommand.SCHEMA_VERSION, raised.alarmId(), raised.ruleId(),
-                "dev-hot", AlarmCommand.Action.ACKNOWLEDGE, "operator", Instant.now());
+        var ack = new AlarmCommand(
+                Ids.newId(),
+                AlarmCommand.SCHEMA_VERSION,
+                raised.alarmId(),
+                raised.ruleId(),
+                "dev-hot",
+                AlarmCommand.Action.ACKNOWLEDGE,
+                "operator",
+                Instant.now());
         send(PipelineTopic.ALARM_COMMANDS.topicName(), "dev-hot", EventJson.write(ack));
 
-        AlarmEvent acknowledged = PipelineTopic.ALARMS.read(await(PipelineTopic.ALARMS.topicName(), "dev-hot",
-                r -> PipelineTopic.ALARMS.read(r.value()).acknowledged()).value());
+        AlarmEvent acknowledged = PipelineTopic.ALARMS.read(await(
+                        PipelineTopic.ALARMS.topicName(),
+                        "dev-hot",
+                        r -> PipelineTopic.ALARMS.read(r.value()).acknowledged())
+                .value());
         assertThat(acknowledged.alarmId()).isEqualTo(raised.alarmId());
         assertThat(acknowledged.state()).isEqualTo(AlarmState.ACTIVE);
-        assertThat(seen).filteredOn(r -> r.topic().equals(PipelineTopic.ALARMS.topicName()))
-                .extracting(ConsumerRecord::key).doesNotContain("dev-cool");
+        assertThat(seen)
+                .filteredOn(r -> r.topic().equals(PipelineTopic.ALARMS.topicName()))
+                .extracting(ConsumerRecord::key)
+                .doesNotContain("dev-cool");
     }
 
-    private ConsumerRecord<String, byte[]> await(String topic, String key,
-            Predicate<ConsumerRecord<String, byte[]>> matching) {
-        return Awaitility.await().atMost(Duration.ofSeconds(60)).until(() -> {
-            consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
-            return seen.stream().filter(r -> r.topic().equals(topic) && key.equals(r.key())).filter(matching)
-                    .findFirst().orElse(null);
-        }, r -> r != null);
+    private ConsumerRecord<String, byte[]> await(
+            String topic, String key, Predicate<ConsumerRecord<String, byte[]>> matching) {
+        return Awaitility.await()
+                .atMost(Duration.ofSeconds(60))
+                .until(
+                        () -> {
+                            consumer.poll(Duration.ofMillis(200)).forEach(seen::add);
+                            return seen.stream()
+                                    .filter(r -> r.topic().equals(topic) && key.equals(r.key()))
+                                    .filter(matching)
+                                    .findFirst()
+                                    .orElse(null);
+                        },
+                        r -> r != null);
     }
 
     private void send(String topic, String key, byte[] value) throws Exception {
@@ -146,7 +172,17 @@ class AlarmStreamTest {
 
     private static DataUnit dataUnit(String deviceId, double temperature) {
         var now = Instant.now();
-        return new DataUnit(Ids.newId(), 1, Ids.newId(), "greenhouse", "em300th", deviceId, now, now, now,
-                Map.of("temperature", temperature), Map.of());
+        return new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "greenhouse",
+                "em300th",
+                deviceId,
+                now,
+                now,
+                now,
+                Map.of("temperature", temperature),
+                Map.of());
     }
 }

@@ -2,8 +2,6 @@ package dev.iotpipeline.rules.alarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import dev.iotpipeline.events.AlarmCommand;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.DeadLetterHeaders;
@@ -15,6 +13,7 @@ import dev.iotpipeline.events.RuleFilter;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.StreamsDeadLetters;
 import dev.iotpipeline.rules.rule.RuleSet;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.time.Clock;
 import java.time.Duration;
@@ -60,21 +59,42 @@ class AlarmTopologyDeadLetterTest {
         AlarmTopology.build(builder, rules, clock, RuleMetrics.none(), Duration.ofSeconds(1));
         var props = new Properties();
         props.put(StreamsConfig.APPLICATION_ID_CONFIG, "rules-test");
-        var recoverer = new DeadLetterRecoverer(new KafkaTemplate<>(new MockProducerFactory<>(() -> deadLetters)),
-                PipelineTopic.EVENTS_DEAD_LETTER, DeadLetterHeaders.STAGE_RULES, "rules", Clock.fixed(T0, ZoneOffset.UTC),
+        var recoverer = new DeadLetterRecoverer(
+                new KafkaTemplate<>(new MockProducerFactory<>(() -> deadLetters)),
+                PipelineTopic.EVENTS_DEAD_LETTER,
+                DeadLetterHeaders.STAGE_RULES,
+                "rules",
+                Clock.fixed(T0, ZoneOffset.UTC),
                 new SimpleMeterRegistry());
         StreamsDeadLetters.configure(props, recoverer);
         driver = new TopologyTestDriver(builder.build(), props, T0);
-        rawDataUnits = driver.createInputTopic(PipelineTopic.DATA_UNITS.topicName(), new StringSerializer(),
-                new ByteArraySerializer());
-        rawCommands = driver.createInputTopic(PipelineTopic.ALARM_COMMANDS.topicName(), new StringSerializer(),
-                new ByteArraySerializer());
-        dataUnits = driver.createInputTopic(PipelineTopic.DATA_UNITS.topicName(), new StringSerializer(),
+        rawDataUnits = driver.createInputTopic(
+                PipelineTopic.DATA_UNITS.topicName(), new StringSerializer(), new ByteArraySerializer());
+        rawCommands = driver.createInputTopic(
+                PipelineTopic.ALARM_COMMANDS.topicName(), new StringSerializer(), new ByteArraySerializer());
+        dataUnits = driver.createInputTopic(
+                PipelineTopic.DATA_UNITS.topicName(),
+                new StringSerializer(),
                 new EventSerde<>(DataUnit.class).serializer());
-        alarms = driver.createOutputTopic(PipelineTopic.ALARMS.topicName(), Serdes.String().deserializer(),
+        alarms = driver.createOutputTopic(
+                PipelineTopic.ALARMS.topicName(),
+                Serdes.String().deserializer(),
                 new EventSerde<>(AlarmEvent.class).deserializer());
-        rules.apply("r1", new Rule("r1", 1, "hot", RuleFilter.ANY, Rule.RuleType.THRESHOLD, "temperature > 30", null,
-                null, null, null, true, T0));
+        rules.apply(
+                "r1",
+                new Rule(
+                        "r1",
+                        1,
+                        "hot",
+                        RuleFilter.ANY,
+                        Rule.RuleType.THRESHOLD,
+                        "temperature > 30",
+                        null,
+                        null,
+                        null,
+                        null,
+                        true,
+                        T0));
     }
 
     @AfterEach
@@ -111,11 +131,14 @@ class AlarmTopologyDeadLetterTest {
         rawDataUnits.pipeInput("dev-1", "{\"deviceId\":\"dev-1\"}".getBytes(StandardCharsets.UTF_8));
         rawCommands.pipeInput("dev-1", "{\"action\":\"ACKNOWLEDGE\"}".getBytes(StandardCharsets.UTF_8));
 
-        assertThat(deadLetters.history()).extracting(dead -> header(dead, DeadLetterHeaders.CAUSE))
+        assertThat(deadLetters.history())
+                .extracting(dead -> header(dead, DeadLetterHeaders.CAUSE))
                 .containsExactly(DeadLetterHeaders.CAUSE_MALFORMED_EVENT, DeadLetterHeaders.CAUSE_MALFORMED_EVENT);
-        assertThat(deadLetters.history()).extracting(dead -> header(dead, KafkaHeaders.DLT_ORIGINAL_TOPIC))
+        assertThat(deadLetters.history())
+                .extracting(dead -> header(dead, KafkaHeaders.DLT_ORIGINAL_TOPIC))
                 .containsExactly("data-units", "alarm-commands");
-        assertThat(deadLetters.history()).extracting(dead -> header(dead, DeadLetterHeaders.REASON))
+        assertThat(deadLetters.history())
+                .extracting(dead -> header(dead, DeadLetterHeaders.REASON))
                 .containsExactly("DataUnit without id, deviceId and receivedAt", "AlarmCommand without alarmId");
     }
 
@@ -129,7 +152,8 @@ class AlarmTopologyDeadLetterTest {
 
         assertThat(alarms.readValuesToList()).extracting(AlarmEvent::deviceId).containsExactly("dev-2");
         assertThat(deadLetters.history()).singleElement().satisfies(dead -> {
-            assertThat(dead.value()).isEqualTo(new EventSerde<>(DataUnit.class).serializer().serialize("", poisoned));
+            assertThat(dead.value())
+                    .isEqualTo(new EventSerde<>(DataUnit.class).serializer().serialize("", poisoned));
             assertThat(header(dead, DeadLetterHeaders.CAUSE)).isEqualTo(DeadLetterHeaders.CAUSE_PROCESSING_ERROR);
             assertThat(header(dead, DeadLetterHeaders.REASON)).isEqualTo("clock broke");
             assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_FQCN)).isEqualTo(IllegalStateException.class.getName());
@@ -142,8 +166,18 @@ class AlarmTopologyDeadLetterTest {
     }
 
     private static DataUnit unit(String deviceId, double temperature) {
-        return new DataUnit(Ids.newId(), 1, Ids.newId(), "irrigation", "em300th", deviceId, T0, T0, T0,
-                Map.of("temperature", temperature), Map.of());
+        return new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "irrigation",
+                "em300th",
+                deviceId,
+                T0,
+                T0,
+                T0,
+                Map.of("temperature", temperature),
+                Map.of());
     }
 
     /** The template closes its producer after each send; the test reads them all at the end. */
@@ -154,12 +188,10 @@ class AlarmTopologyDeadLetterTest {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         @Override
-        public void close(Duration timeout) {
-        }
+        public void close(Duration timeout) {}
     }
 
     /** A fixed clock that throws once when armed, the way a bug in evaluation would. */

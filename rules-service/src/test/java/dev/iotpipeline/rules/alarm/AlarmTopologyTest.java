@@ -53,11 +53,16 @@ class AlarmTopologyTest {
         props.put(StreamsConfig.DESERIALIZATION_EXCEPTION_HANDLER_CLASS_CONFIG, LogAndContinueExceptionHandler.class);
         driver = new TopologyTestDriver(builder.build(), props, T0);
         var topic = PipelineTopic.DATA_UNITS.topicName();
-        dataUnits = driver.createInputTopic(topic, new StringSerializer(), new EventSerde<>(DataUnit.class).serializer());
+        dataUnits =
+                driver.createInputTopic(topic, new StringSerializer(), new EventSerde<>(DataUnit.class).serializer());
         rawDataUnits = driver.createInputTopic(topic, new StringSerializer(), new ByteArraySerializer());
-        commands = driver.createInputTopic(PipelineTopic.ALARM_COMMANDS.topicName(), new StringSerializer(),
+        commands = driver.createInputTopic(
+                PipelineTopic.ALARM_COMMANDS.topicName(),
+                new StringSerializer(),
                 new EventSerde<>(AlarmCommand.class).serializer());
-        alarms = driver.createOutputTopic(PipelineTopic.ALARMS.topicName(), Serdes.String().deserializer(),
+        alarms = driver.createOutputTopic(
+                PipelineTopic.ALARMS.topicName(),
+                Serdes.String().deserializer(),
                 new EventSerde<>(AlarmEvent.class).deserializer());
     }
 
@@ -97,13 +102,16 @@ class AlarmTopologyTest {
 
         var out = alarms.readRecordsToList();
         assertThat(out).extracting(r -> r.value().state()).containsExactly(AlarmState.ACTIVE, AlarmState.CLEARED);
-        assertThat(out).extracting(r -> new String(r.headers().lastHeader("traceparent").value(),
-                java.nio.charset.StandardCharsets.US_ASCII)).containsExactly(raising, clearing);
-        assertThat(out).allSatisfy(r -> assertThat(r.headers().lastHeader("other")).isNull());
+        assertThat(out)
+                .extracting(r -> new String(
+                        r.headers().lastHeader("traceparent").value(), java.nio.charset.StandardCharsets.US_ASCII))
+                .containsExactly(raising, clearing);
+        assertThat(out)
+                .allSatisfy(r -> assertThat(r.headers().lastHeader("other")).isNull());
     }
 
-    private static org.apache.kafka.streams.test.TestRecord<String, DataUnit> traced(String key, DataUnit unit,
-            String traceparent) {
+    private static org.apache.kafka.streams.test.TestRecord<String, DataUnit> traced(
+            String key, DataUnit unit, String traceparent) {
         var headers = new org.apache.kafka.common.header.internals.RecordHeaders();
         headers.add("traceparent", traceparent.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
         headers.add("other", new byte[] {1});
@@ -188,7 +196,9 @@ class AlarmTopologyTest {
         dataUnits.pipeInput("dev-1", unit("dev-1", 20.0, 200));
         assertThat(alarms.readValuesToList()).extracting(AlarmEvent::state).containsExactly(AlarmState.CLEARED);
         driver.advanceWallClockTime(Duration.ofSeconds(300));
-        assertThat(alarms.readValuesToList()).singleElement().extracting(AlarmEvent::alarmId)
+        assertThat(alarms.readValuesToList())
+                .singleElement()
+                .extracting(AlarmEvent::alarmId)
                 .isNotEqualTo(first.getFirst().alarmId());
     }
 
@@ -202,18 +212,21 @@ class AlarmTopologyTest {
         // when r1 is raised to 35 (no longer matching at 33 °C, but still active until its clear holds)
         rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 35", null, null));
         dataUnits.pipeInput("dev-1", unit("dev-1", 33.0, 1, 90.0));
-        assertThat(alarms.readValuesToList()).extracting(AlarmEvent::ruleId, AlarmEvent::state)
+        assertThat(alarms.readValuesToList())
+                .extracting(AlarmEvent::ruleId, AlarmEvent::state)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("r1", AlarmState.CLEARED));
 
         // when r2 is deleted, its active alarm is cleared by the next sweep
         rules.apply("r2", null);
         driver.advanceWallClockTime(Duration.ofSeconds(2));
-        assertThat(alarms.readValuesToList()).extracting(AlarmEvent::ruleId, AlarmEvent::state)
+        assertThat(alarms.readValuesToList())
+                .extracting(AlarmEvent::ruleId, AlarmEvent::state)
                 .containsExactly(org.assertj.core.groups.Tuple.tuple("r2", AlarmState.CLEARED));
 
         // and a disabled rule stops raising
-        rules.apply("r1", new Rule("r1", 1, "hot", RuleFilter.ANY, null, "temperature > 30", null, null, null, null,
-                false, T0));
+        rules.apply(
+                "r1",
+                new Rule("r1", 1, "hot", RuleFilter.ANY, null, "temperature > 30", null, null, null, null, false, T0));
         dataUnits.pipeInput("dev-1", unit("dev-1", 40.0, 2, 90.0));
         assertThat(alarms.isEmpty()).isTrue();
     }
@@ -224,8 +237,20 @@ class AlarmTopologyTest {
 
         dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0));
         dataUnits.pipeInput("dev-2", unit("dev-2", 31.0, 0));
-        dataUnits.pipeInput("dev-3", new DataUnit(Ids.newId(), 1, Ids.newId(), "greenhouse", "em300th", "dev-3", T0,
-                T0, T0, Map.of("temperature", 40.0), Map.of()));
+        dataUnits.pipeInput(
+                "dev-3",
+                new DataUnit(
+                        Ids.newId(),
+                        1,
+                        Ids.newId(),
+                        "greenhouse",
+                        "em300th",
+                        "dev-3",
+                        T0,
+                        T0,
+                        T0,
+                        Map.of("temperature", 40.0),
+                        Map.of()));
 
         assertThat(alarms.readValuesToList()).extracting(AlarmEvent::deviceId).containsExactly("dev-1", "dev-2");
     }
@@ -236,8 +261,17 @@ class AlarmTopologyTest {
         dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0));
         var raised = alarms.readValue();
 
-        commands.pipeInput("dev-1", new AlarmCommand(Ids.newId(), 1, raised.alarmId(), "r1", "dev-1",
-                AlarmCommand.Action.ACKNOWLEDGE, "operator", T0.plusSeconds(5)));
+        commands.pipeInput(
+                "dev-1",
+                new AlarmCommand(
+                        Ids.newId(),
+                        1,
+                        raised.alarmId(),
+                        "r1",
+                        "dev-1",
+                        AlarmCommand.Action.ACKNOWLEDGE,
+                        "operator",
+                        T0.plusSeconds(5)));
         var acknowledged = alarms.readValue();
         dataUnits.pipeInput("dev-1", unit("dev-1", 20.0, 10));
         var cleared = alarms.readValue();
@@ -257,11 +291,30 @@ class AlarmTopologyTest {
         dataUnits.pipeInput("dev-1", unit("dev-1", 20.0, 10));
         var cleared = alarms.readValue();
 
-        commands.pipeInput("dev-1", new AlarmCommand(Ids.newId(), 1, raised.alarmId(), "r1", "dev-1",
-                AlarmCommand.Action.ACKNOWLEDGE, "operator", T0.plusSeconds(20), cleared));
+        commands.pipeInput(
+                "dev-1",
+                new AlarmCommand(
+                        Ids.newId(),
+                        1,
+                        raised.alarmId(),
+                        "r1",
+                        "dev-1",
+                        AlarmCommand.Action.ACKNOWLEDGE,
+                        "operator",
+                        T0.plusSeconds(20),
+                        cleared));
         // without the copy (an older notify) and for an alarm already acknowledged: nothing
-        commands.pipeInput("dev-1", new AlarmCommand(Ids.newId(), 1, raised.alarmId(), "r1", "dev-1",
-                AlarmCommand.Action.ACKNOWLEDGE, "operator", T0.plusSeconds(21)));
+        commands.pipeInput(
+                "dev-1",
+                new AlarmCommand(
+                        Ids.newId(),
+                        1,
+                        raised.alarmId(),
+                        "r1",
+                        "dev-1",
+                        AlarmCommand.Action.ACKNOWLEDGE,
+                        "operator",
+                        T0.plusSeconds(21)));
 
         var acknowledged = alarms.readValuesToList();
         assertThat(acknowledged).hasSize(1);
@@ -297,18 +350,48 @@ class AlarmTopologyTest {
     }
 
     private static Rule inactivity(String id, String inactiveFor) {
-        return new Rule(id, 1, "quiet", new RuleFilter("irrigation", null, null), Rule.RuleType.INACTIVITY, null, null,
-                null, inactiveFor, Severity.WARNING, true, T0);
+        return new Rule(
+                id,
+                1,
+                "quiet",
+                new RuleFilter("irrigation", null, null),
+                Rule.RuleType.INACTIVITY,
+                null,
+                null,
+                null,
+                inactiveFor,
+                Severity.WARNING,
+                true,
+                T0);
     }
 
     private static DataUnit unit(String deviceId, double temperature, long second) {
-        return new DataUnit(Ids.newId(), 1, Ids.newId(), "irrigation", "em300th", deviceId, T0.plusSeconds(second),
-                T0.plusSeconds(second), T0.plusSeconds(second), Map.of("temperature", temperature), Map.of());
+        return new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "irrigation",
+                "em300th",
+                deviceId,
+                T0.plusSeconds(second),
+                T0.plusSeconds(second),
+                T0.plusSeconds(second),
+                Map.of("temperature", temperature),
+                Map.of());
     }
 
     private static DataUnit unit(String deviceId, double temperature, long second, double humidity) {
-        return new DataUnit(Ids.newId(), 1, Ids.newId(), "irrigation", "em300th", deviceId, T0.plusSeconds(second),
-                T0.plusSeconds(second), T0.plusSeconds(second), Map.of("temperature", temperature, "humidity", humidity),
+        return new DataUnit(
+                Ids.newId(),
+                1,
+                Ids.newId(),
+                "irrigation",
+                "em300th",
+                deviceId,
+                T0.plusSeconds(second),
+                T0.plusSeconds(second),
+                T0.plusSeconds(second),
+                Map.of("temperature", temperature, "humidity", humidity),
                 Map.of());
     }
 }

@@ -17,12 +17,12 @@ import java.util.Map;
  */
 public final class RuleBenchmark {
 
-    private RuleBenchmark() {
-    }
+    private RuleBenchmark() {}
 
     public static void main(String[] args) {
         long seconds = args.length > 0 ? Long.parseLong(args[0]) : 5;
-        System.out.println("| rules active | rule evaluations/s (one thread, median of 3) | data units/s | matches per data unit |");
+        System.out.println(
+                "| rules active | rule evaluations/s (one thread, median of 3) | data units/s | matches per data unit |");
         System.out.println("|---|---|---|---|");
         for (int ruleCount : new int[] {1, 100, 1000}) {
             run(ruleCount, seconds);
@@ -33,15 +33,37 @@ public final class RuleBenchmark {
         var rules = new RuleSet();
         for (int r = 0; r < ruleCount; r++) {
             // Thresholds spread over the readings, so about half the rules hold for a given data unit.
-            rules.apply("r" + r, new Rule("r" + r, 1, "bench " + r, RuleFilter.ANY, Rule.RuleType.THRESHOLD,
-                    "temperature > " + (20 + (r % 100) * 0.1) + " && humidity < 90", null, null, null, null, true,
-                    Instant.EPOCH));
+            rules.apply(
+                    "r" + r,
+                    new Rule(
+                            "r" + r,
+                            1,
+                            "bench " + r,
+                            RuleFilter.ANY,
+                            Rule.RuleType.THRESHOLD,
+                            "temperature > " + (20 + (r % 100) * 0.1) + " && humidity < 90",
+                            null,
+                            null,
+                            null,
+                            null,
+                            true,
+                            Instant.EPOCH));
         }
         List<DataUnit> devices = new ArrayList<>(10_000);
         var now = Instant.now();
         for (int d = 0; d < 10_000; d++) {
-            devices.add(new DataUnit(Ids.newId(), 1, Ids.newId(), "bench", "em300th", "dev-" + d, now, now, now,
-                    Map.of("temperature", 19.0 + (d % 120) * 0.1, "humidity", 50.0), Map.of()));
+            devices.add(new DataUnit(
+                    Ids.newId(),
+                    1,
+                    Ids.newId(),
+                    "bench",
+                    "em300th",
+                    "dev-" + d,
+                    now,
+                    now,
+                    now,
+                    Map.of("temperature", 19.0 + (d % 120) * 0.1, "humidity", 50.0),
+                    Map.of()));
         }
         measure(rules, devices, 2_000_000_000L);
         var rates = new ArrayList<double[]>();

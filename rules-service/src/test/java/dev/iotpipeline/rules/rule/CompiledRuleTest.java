@@ -23,11 +23,15 @@ class CompiledRuleTest {
 
     @Test
     void shouldOfferNumericFunctionsAndOtherMeasurementsThroughM() {
-        assertThat(compile("abs(temperature - 20) > 5").raises(Map.of("temperature", 14.0))).isTrue();
-        assertThat(compile("abs(temperature - 20) > 5").raises(Map.of("temperature", 24.0))).isFalse();
+        assertThat(compile("abs(temperature - 20) > 5").raises(Map.of("temperature", 14.0)))
+                .isTrue();
+        assertThat(compile("abs(temperature - 20) > 5").raises(Map.of("temperature", 24.0)))
+                .isFalse();
         assertThat(compile("max(temperature, externalTemperature) >= 30")
-                .raises(Map.of("temperature", 10.0, "externalTemperature", 30.0))).isTrue();
-        assertThat(compile("m['TempC_DS'] > 27").raises(Map.of("TempC_DS", 27.81))).isTrue();
+                        .raises(Map.of("temperature", 10.0, "externalTemperature", 30.0)))
+                .isTrue();
+        assertThat(compile("m['TempC_DS'] > 27").raises(Map.of("TempC_DS", 27.81)))
+                .isTrue();
     }
 
     @Test
@@ -64,19 +68,42 @@ class CompiledRuleTest {
 
     @Test
     void shouldParseDurationsAndRequireAFilterOnInactivityRules() {
-        var held = CompiledRule.compile(new Rule("r", 1, "n", null, null, "temperature > 1", null, "PT5M", null, null,
-                true, Instant.now()));
+        var held = CompiledRule.compile(
+                new Rule("r", 1, "n", null, null, "temperature > 1", null, "PT5M", null, null, true, Instant.now()));
         assertThat(held.holdFor()).isEqualTo(Duration.ofMinutes(5));
 
-        assertThatThrownBy(() -> CompiledRule.compile(new Rule("r", 1, "n", null, Rule.RuleType.INACTIVITY, null, null,
-                null, "PT10M", null, true, Instant.now()))).hasMessageContaining("needs a filter");
-        assertThatThrownBy(() -> CompiledRule.compile(new Rule("r", 1, "n", new RuleFilter("c", null, null),
-                Rule.RuleType.INACTIVITY, null, null, null, "ten minutes", null, true, Instant.now())))
+        assertThatThrownBy(() -> CompiledRule.compile(new Rule(
+                        "r",
+                        1,
+                        "n",
+                        null,
+                        Rule.RuleType.INACTIVITY,
+                        null,
+                        null,
+                        null,
+                        "PT10M",
+                        null,
+                        true,
+                        Instant.now())))
+                .hasMessageContaining("needs a filter");
+        assertThatThrownBy(() -> CompiledRule.compile(new Rule(
+                        "r",
+                        1,
+                        "n",
+                        new RuleFilter("c", null, null),
+                        Rule.RuleType.INACTIVITY,
+                        null,
+                        null,
+                        null,
+                        "ten minutes",
+                        null,
+                        true,
+                        Instant.now())))
                 .hasMessageContaining("ISO-8601");
     }
 
     private static CompiledRule compile(String condition) {
-        return CompiledRule.compile(new Rule("r", 1, "n", null, null, condition, null, null, null, null, true,
-                Instant.now()));
+        return CompiledRule.compile(
+                new Rule("r", 1, "n", null, null, condition, null, null, null, null, true, Instant.now()));
     }
 }

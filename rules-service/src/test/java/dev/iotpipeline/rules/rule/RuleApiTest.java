@@ -39,10 +39,12 @@ import org.springframework.test.web.servlet.ResultActions;
  * standing in for the rules topic: a rule is written and applied before the answer, a bad one is refused with where
  * it is wrong, and only the admin token changes rules.
  */
-@WebMvcTest(properties = {
-        "iot.security.admin-tokens[0]=admin-secret",
-        "iot.security.dashboard-tokens[0].token=dash-secret",
-        "iot.security.dashboard-tokens[0].channels[0]=north"})
+@WebMvcTest(
+        properties = {
+            "iot.security.admin-tokens[0]=admin-secret",
+            "iot.security.dashboard-tokens[0].token=dash-secret",
+            "iot.security.dashboard-tokens[0].channels[0]=north"
+        })
 class RuleApiTest {
 
     @SpringBootConfiguration
@@ -60,8 +62,8 @@ class RuleApiTest {
         /** Never started: the slice has no broker, and the registry applies its own writes. */
         @Bean
         RuleRegistry ruleRegistry(RuleSet rules, KafkaOperations<String, Object> kafka) {
-            return new RuleRegistry(rules, kafka, ReaderProperties.of("127.0.0.1:1"), Duration.ofSeconds(5),
-                    Clock.systemUTC());
+            return new RuleRegistry(
+                    rules, kafka, ReaderProperties.of("127.0.0.1:1"), Duration.ofSeconds(5), Clock.systemUTC());
         }
     }
 
@@ -83,18 +85,26 @@ class RuleApiTest {
     }
 
     private ResultActions create(String body, String token) throws Exception {
-        return mvc.perform(post("/rules").header("Authorization", "Bearer " + token)
-                .contentType(MediaType.APPLICATION_JSON).content(body));
+        return mvc.perform(post("/rules")
+                .header("Authorization", "Bearer " + token)
+                .contentType(MediaType.APPLICATION_JSON)
+                .content(body));
     }
 
     @Test
     void shouldWriteARuleAndServeItAtOnce() throws Exception {
-        var created = create("{\"name\":\"hot\",\"condition\":\"temperature > 30\",\"severity\":\"CRITICAL\"}",
-                "admin-secret")
+        var created = create(
+                        "{\"name\":\"hot\",\"condition\":\"temperature > 30\",\"severity\":\"CRITICAL\"}",
+                        "admin-secret")
                 .andExpect(status().isCreated())
                 .andExpect(jsonPath("$.name").value("hot"))
-                .andReturn().getResponse().getContentAsString();
-        var id = dev.iotpipeline.events.EventJson.mapper().readTree(created).get("id").asString();
+                .andReturn()
+                .getResponse()
+                .getContentAsString();
+        var id = dev.iotpipeline.events.EventJson.mapper()
+                .readTree(created)
+                .get("id")
+                .asString();
 
         assertThat(sent).singleElement().satisfies(record -> {
             assertThat(record.topic()).isEqualTo("rules");

@@ -35,23 +35,66 @@ public class RulesJmh {
         add("dry", irrigationEm300th, "humidity < 20 || humidity > 90", null, "PT5M", Severity.MINOR);
         add("drift", irrigationEm300th, "abs(temperature - 20) > 15", null, null, Severity.WARNING);
         add("battery", new RuleFilter(null, "em300th", null), "battery < 10", null, null, Severity.WARNING);
-        add("spread", new RuleFilter("irrigation", null, null), "max(temperature, humidity / 2) >= 40", null, null,
+        add(
+                "spread",
+                new RuleFilter("irrigation", null, null),
+                "max(temperature, humidity / 2) >= 40",
+                null,
+                null,
                 Severity.MINOR);
-        add("dev-1-frost", new RuleFilter("irrigation", "em300th", "dev-1"), "temperature < 2", null, null,
+        add(
+                "dev-1-frost",
+                new RuleFilter("irrigation", "em300th", "dev-1"),
+                "temperature < 2",
+                null,
+                null,
                 Severity.CRITICAL);
-        rules.apply("quiet", new Rule("quiet", Rule.SCHEMA_VERSION, "quiet", new RuleFilter("irrigation", null, null),
-                Rule.RuleType.INACTIVITY, null, null, null, "PT15M", Severity.MAJOR, true, Instant.EPOCH));
+        rules.apply(
+                "quiet",
+                new Rule(
+                        "quiet",
+                        Rule.SCHEMA_VERSION,
+                        "quiet",
+                        new RuleFilter("irrigation", null, null),
+                        Rule.RuleType.INACTIVITY,
+                        null,
+                        null,
+                        null,
+                        "PT15M",
+                        Severity.MAJOR,
+                        true,
+                        Instant.EPOCH));
         // Rules of other channels and device types, which the filter skips.
         for (int i = 0; i < 12; i++) {
-            add("greenhouse-" + i, new RuleFilter("greenhouse", "lht65", null),
-                    "temperature > " + (25 + i) + " && humidity < 60", null, null, Severity.MAJOR);
-            add("tank-" + i, new RuleFilter("tanks", "cayenne-lpp", null), "waterLevel < " + (100 * i), null, null,
+            add(
+                    "greenhouse-" + i,
+                    new RuleFilter("greenhouse", "lht65", null),
+                    "temperature > " + (25 + i) + " && humidity < 60",
+                    null,
+                    null,
+                    Severity.MAJOR);
+            add(
+                    "tank-" + i,
+                    new RuleFilter("tanks", "cayenne-lpp", null),
+                    "waterLevel < " + (100 * i),
+                    null,
+                    null,
                     Severity.MINOR);
         }
         hot = rules.compiled("hot").orElseThrow();
         var now = Instant.now();
-        unit = new DataUnit(Ids.newId(), DataUnit.SCHEMA_VERSION, Ids.newId(), "irrigation", "em300th", "dev-1", now,
-                now, now, Map.of("temperature", 30.8, "humidity", 18.5, "battery", 92.0), Map.of());
+        unit = new DataUnit(
+                Ids.newId(),
+                DataUnit.SCHEMA_VERSION,
+                Ids.newId(),
+                "irrigation",
+                "em300th",
+                "dev-1",
+                now,
+                now,
+                now,
+                Map.of("temperature", 30.8, "humidity", 18.5, "battery", 92.0),
+                Map.of());
     }
 
     /**
@@ -76,7 +119,20 @@ public class RulesJmh {
     }
 
     private void add(String id, RuleFilter filter, String condition, String clear, String holdFor, Severity severity) {
-        rules.apply(id, new Rule(id, Rule.SCHEMA_VERSION, id, filter, Rule.RuleType.THRESHOLD, condition, clear,
-                holdFor, null, severity, true, Instant.EPOCH));
+        rules.apply(
+                id,
+                new Rule(
+                        id,
+                        Rule.SCHEMA_VERSION,
+                        id,
+                        filter,
+                        Rule.RuleType.THRESHOLD,
+                        condition,
+                        clear,
+                        holdFor,
+                        null,
+                        severity,
+                        true,
+                        Instant.EPOCH));
     }
 }

@@ -33,7 +33,9 @@ class RulesJmhTest {
     @Test
     void everyBenchmarkIsCheckedHereAndListedForJmh() throws IOException {
         var benchmarks = Arrays.stream(RulesJmh.class.getMethods())
-                .filter(m -> m.isAnnotationPresent(Benchmark.class)).map(m -> m.getName()).toList();
+                .filter(m -> m.isAnnotationPresent(Benchmark.class))
+                .map(m -> m.getName())
+                .toList();
         assertThat(benchmarks).containsExactlyInAnyOrder("evaluateRuleSet", "evaluateOneCondition");
         // The annotation processor ran: JMH finds its benchmarks through this list.
         try (var in = getClass().getResourceAsStream("/META-INF/BenchmarkList")) {

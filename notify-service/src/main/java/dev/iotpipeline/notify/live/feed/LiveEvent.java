@@ -11,11 +11,30 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
  * One event of a live stream, with what subscriptions match on, where it sits in its topic, and the trace id
  * of the uplink it came from (null when its record had none).
  */
-public record LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
-        Instant receivedAt, String json, int partition, long offset, String traceId) {
+public record LiveEvent(
+        LiveStream stream,
+        UUID id,
+        String channel,
+        String deviceType,
+        String deviceId,
+        String severity,
+        Instant receivedAt,
+        String json,
+        int partition,
+        long offset,
+        String traceId) {
 
-    public LiveEvent(LiveStream stream, UUID id, String channel, String deviceType, String deviceId, String severity,
-            Instant receivedAt, String json, int partition, long offset) {
+    public LiveEvent(
+            LiveStream stream,
+            UUID id,
+            String channel,
+            String deviceType,
+            String deviceId,
+            String severity,
+            Instant receivedAt,
+            String json,
+            int partition,
+            long offset) {
         this(stream, id, channel, deviceType, deviceId, severity, receivedAt, json, partition, offset, null);
     }
 
@@ -26,14 +45,33 @@ public record LiveEvent(LiveStream stream, UUID id, String channel, String devic
         return switch (stream) {
             case DATA_UNITS -> {
                 var unit = PipelineTopic.DATA_UNITS.read(record.value());
-                yield new LiveEvent(stream, unit.id(), unit.channel(), unit.deviceType(), unit.deviceId(), null,
-                        unit.receivedAt(), json, record.partition(), record.offset(), traceId);
+                yield new LiveEvent(
+                        stream,
+                        unit.id(),
+                        unit.channel(),
+                        unit.deviceType(),
+                        unit.deviceId(),
+                        null,
+                        unit.receivedAt(),
+                        json,
+                        record.partition(),
+                        record.offset(),
+                        traceId);
             }
             case ALARMS -> {
                 var alarm = PipelineTopic.ALARMS.read(record.value());
-                yield new LiveEvent(stream, alarm.id(), alarm.channel(), alarm.deviceType(), alarm.deviceId(),
-                        alarm.severity() == null ? null : alarm.severity().name(), alarm.receivedAt(), json,
-                        record.partition(), record.offset(), traceId);
+                yield new LiveEvent(
+                        stream,
+                        alarm.id(),
+                        alarm.channel(),
+                        alarm.deviceType(),
+                        alarm.deviceId(),
+                        alarm.severity() == null ? null : alarm.severity().name(),
+                        alarm.receivedAt(),
+                        json,
+                        record.partition(),
+                        record.offset(),
+                        traceId);
             }
         };
     }

@@ -1,10 +1,9 @@
 package dev.iotpipeline.notify.live.feed;
 
-import dev.iotpipeline.kafka.topic.TopicTail;
 import dev.iotpipeline.kafka.metrics.HopTimers;
+import dev.iotpipeline.kafka.topic.TopicTail;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -30,8 +29,13 @@ public final class LiveFeed implements AutoCloseable {
         this.hops = hops;
         this.logs = logs;
         for (var stream : LiveStream.values()) {
-            tails.put(stream, new TopicTail(kafkaClient, stream.topic().topicName(), TopicTail.Start.END,
-                    record -> onRecord(stream, record)));
+            tails.put(
+                    stream,
+                    new TopicTail(
+                            kafkaClient,
+                            stream.topic().topicName(),
+                            TopicTail.Start.END,
+                            record -> onRecord(stream, record)));
         }
     }
 

@@ -14,8 +14,7 @@ import java.util.concurrent.locks.ReentrantLock;
  */
 public final class Seam {
 
-    public record Pending(LiveEvent event, String text) {
-    }
+    public record Pending(LiveEvent event, String text) {}
 
     private final ReentrantLock lock = new ReentrantLock();
     private final int maxPending;

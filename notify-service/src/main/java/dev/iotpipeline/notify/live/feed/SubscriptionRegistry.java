@@ -41,13 +41,24 @@ public final class SubscriptionRegistry {
         private final String prefix;
         private final Seam seam;
 
-        public Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
+        public Subscription(
+                String sessionId,
+                String id,
+                LiveStream stream,
+                Filter filter,
+                Set<String> channels,
                 SessionSender sink) {
             this(sessionId, id, stream, filter, channels, sink, null);
         }
 
-        public Subscription(String sessionId, String id, LiveStream stream, Filter filter, Set<String> channels,
-                SessionSender sink, Seam seam) {
+        public Subscription(
+                String sessionId,
+                String id,
+                LiveStream stream,
+                Filter filter,
+                Set<String> channels,
+                SessionSender sink,
+                Seam seam) {
             this.sessionId = sessionId;
             this.id = id;
             this.stream = stream;
@@ -59,7 +70,8 @@ public final class SubscriptionRegistry {
         }
 
         public boolean matches(LiveEvent event) {
-            boolean channelOk = filter.channel() != null ? filter.channel().equals(event.channel())
+            boolean channelOk = filter.channel() != null
+                    ? filter.channel().equals(event.channel())
                     : channels == null || channels.contains(event.channel());
             return channelOk && filter.matches(event.deviceType(), event.deviceId(), event.severity());
         }
@@ -97,8 +109,7 @@ public final class SubscriptionRegistry {
         }
     }
 
-    private record Key(String sessionId, String id) {
-    }
+    private record Key(String sessionId, String id) {}
 
     private static final String ALL = "\u0000all";
 
@@ -117,9 +128,13 @@ public final class SubscriptionRegistry {
     public void add(Subscription subscription) {
         remove(subscription.sessionId, subscription.id);
         byKey.put(new Key(subscription.sessionId, subscription.id), subscription);
-        idsBySession.computeIfAbsent(subscription.sessionId, s -> ConcurrentHashMap.newKeySet()).add(subscription.id);
+        idsBySession
+                .computeIfAbsent(subscription.sessionId, s -> ConcurrentHashMap.newKeySet())
+                .add(subscription.id);
         var bucket = subscription.filter.channel() != null ? subscription.filter.channel() : ALL;
-        index.get(subscription.stream).computeIfAbsent(bucket, b -> ConcurrentHashMap.newKeySet()).add(subscription);
+        index.get(subscription.stream)
+                .computeIfAbsent(bucket, b -> ConcurrentHashMap.newKeySet())
+                .add(subscription);
     }
 
     public boolean remove(String sessionId, String id) {

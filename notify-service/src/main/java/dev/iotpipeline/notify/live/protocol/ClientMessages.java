@@ -11,19 +11,16 @@ import tools.jackson.databind.ObjectReader;
 final class ClientMessages {
 
     /** What a text frame says: the client's message, or else the error to answer it with. */
-    record Parsed(ClientMessage message, Rejection rejection) {
-    }
+    record Parsed(ClientMessage message, Rejection rejection) {}
 
     /** An error answer: the message id when one could be read, a stable code, and what is wrong. */
-    record Rejection(String id, String code, String detail) {
-    }
+    record Rejection(String id, String code, String detail) {}
 
     // Strict, unlike event reading: a misspelt filter field must be an error, not a filter that matches all.
-    private static final ObjectReader MESSAGES = EventJson.mapper().readerFor(ClientMessage.class)
-            .with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
+    private static final ObjectReader MESSAGES =
+            EventJson.mapper().readerFor(ClientMessage.class).with(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES);
 
-    private ClientMessages() {
-    }
+    private ClientMessages() {}
 
     /** Reads a text frame; never throws, whatever the frame holds. */
     static Parsed parse(String payload) {
@@ -31,8 +28,9 @@ final class ClientMessages {
         try {
             tree = EventJson.mapper().readTree(payload);
         } catch (JacksonException e) {
-            return new Parsed(null, new Rejection(null, "malformed-json", "Message is not valid JSON: "
-                    + e.getOriginalMessage()));
+            return new Parsed(
+                    null,
+                    new Rejection(null, "malformed-json", "Message is not valid JSON: " + e.getOriginalMessage()));
         }
         try {
             ClientMessage message = MESSAGES.readValue(tree);
@@ -43,9 +41,14 @@ final class ClientMessages {
             return new Parsed(message, null);
         } catch (DatabindException e) {
             var path = e.getPath();
-            boolean inFilter = !path.isEmpty() && "filter".equals(path.getFirst().getPropertyName());
-            return new Parsed(null, new Rejection(tree.path("id").isString() ? tree.path("id").asString() : null,
-                    inFilter ? "bad-filter" : "bad-message", e.getOriginalMessage()));
+            boolean inFilter =
+                    !path.isEmpty() && "filter".equals(path.getFirst().getPropertyName());
+            return new Parsed(
+                    null,
+                    new Rejection(
+                            tree.path("id").isString() ? tree.path("id").asString() : null,
+                            inFilter ? "bad-filter" : "bad-message",
+                            e.getOriginalMessage()));
         }
     }
 }

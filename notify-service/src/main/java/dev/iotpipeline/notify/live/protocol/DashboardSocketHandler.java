@@ -40,8 +40,14 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
     private final Replay replay;
     private final DeliveryLogs logs;
 
-    public DashboardSocketHandler(SubscriptionRegistry registry, Sessions sessions, NotifyProperties.WebSocket limits,
-            LiveMetrics metrics, Executor replays, Replay replay, DeliveryLogs logs) {
+    public DashboardSocketHandler(
+            SubscriptionRegistry registry,
+            Sessions sessions,
+            NotifyProperties.WebSocket limits,
+            LiveMetrics metrics,
+            Executor replays,
+            Replay replay,
+            DeliveryLogs logs) {
         this.registry = registry;
         this.sessions = sessions;
         this.limits = limits;
@@ -85,13 +91,16 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
                 if (registry.remove(session.getId(), message.id())) {
                     sender.reply(ServerMessages.reply("unsubscribed", message.id()));
                 } else {
-                    sender.reply(ServerMessages.error(message.id(), "unknown-subscription",
-                            "No subscription '" + message.id() + "'"));
+                    sender.reply(ServerMessages.error(
+                            message.id(), "unknown-subscription", "No subscription '" + message.id() + "'"));
                 }
             }
             case "ping" -> sender.reply(ServerMessages.reply("pong", message.id()));
-            default -> sender.reply(ServerMessages.error(message.id(), "unknown-type",
-                    "type must be subscribe, unsubscribe or ping, not '" + message.type() + "'"));
+            default ->
+                sender.reply(ServerMessages.error(
+                        message.id(),
+                        "unknown-type",
+                        "type must be subscribe, unsubscribe or ping, not '" + message.type() + "'"));
         }
     }
 
@@ -102,7 +111,9 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
         }
         var stream = LiveStream.byName(message.stream());
         if (stream.isEmpty()) {
-            sender.reply(ServerMessages.error(message.id(), "unknown-stream",
+            sender.reply(ServerMessages.error(
+                    message.id(),
+                    "unknown-stream",
                     "stream must be data-units or alarms, not '" + message.stream() + "'"));
             return;
         }
@@ -118,18 +129,27 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
         var filter = message.filter() == null ? SubscriptionRegistry.Filter.ANY : message.filter();
         var scope = credential(session);
         if (filter.channel() != null && !scope.allows(filter.channel())) {
-            sender.reply(ServerMessages.error(message.id(), "channel-forbidden",
-                    "The token may not read channel '" + filter.channel() + "'"));
+            sender.reply(ServerMessages.error(
+                    message.id(), "channel-forbidden", "The token may not read channel '" + filter.channel() + "'"));
             return;
         }
         if (!registry.holds(session.getId(), message.id())
                 && registry.countFor(session.getId()) >= limits.maxSubscriptionsPerConnection()) {
-            sender.reply(ServerMessages.error(message.id(), "too-many-subscriptions", "A connection may hold at most "
-                    + limits.maxSubscriptionsPerConnection() + " subscriptions; unsubscribe one first"));
+            sender.reply(ServerMessages.error(
+                    message.id(),
+                    "too-many-subscriptions",
+                    "A connection may hold at most " + limits.maxSubscriptionsPerConnection()
+                            + " subscriptions; unsubscribe one first"));
             return;
         }
-        var subscription = new SubscriptionRegistry.Subscription(session.getId(), message.id(), stream.get(), filter,
-                scope.channels(), sender, from == null ? null : new Seam(limits.maxReplayBuffer()));
+        var subscription = new SubscriptionRegistry.Subscription(
+                session.getId(),
+                message.id(),
+                stream.get(),
+                filter,
+                scope.channels(),
+                sender,
+                from == null ? null : new Seam(limits.maxReplayBuffer()));
         registry.add(subscription);
         sender.reply(ServerMessages.reply("subscribed", message.id()));
         if (from != null) {
@@ -150,8 +170,10 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
         } catch (RuntimeException e) {
             log.warn("Replay for subscription {} failed: {}", subscription.id(), e.toString());
             registry.remove(subscription);
-            subscription.sink().reply(ServerMessages.error(subscription.id(), "replay-failed",
-                    "Replay failed, subscribe again: " + e.getMessage()));
+            subscription
+                    .sink()
+                    .reply(ServerMessages.error(
+                            subscription.id(), "replay-failed", "Replay failed, subscribe again: " + e.getMessage()));
         }
     }
 

@@ -16,7 +16,10 @@ import org.springframework.web.socket.server.HandshakeInterceptor;
 public class TokenHandshakeInterceptor implements HandshakeInterceptor {
 
     @Override
-    public boolean beforeHandshake(ServerHttpRequest request, ServerHttpResponse response, WebSocketHandler handler,
+    public boolean beforeHandshake(
+            ServerHttpRequest request,
+            ServerHttpResponse response,
+            WebSocketHandler handler,
             Map<String, Object> attributes) {
         if (request.getPrincipal() instanceof Authentication authentication
                 && authentication.getPrincipal() instanceof Credential credential) {
@@ -29,7 +32,6 @@ public class TokenHandshakeInterceptor implements HandshakeInterceptor {
     }
 
     @Override
-    public void afterHandshake(ServerHttpRequest request, ServerHttpResponse response, WebSocketHandler handler,
-            Exception exception) {
-    }
+    public void afterHandshake(
+            ServerHttpRequest request, ServerHttpResponse response, WebSocketHandler handler, Exception exception) {}
 }

@@ -77,8 +77,8 @@ public final class Replay {
         try {
             id = UUID.fromString(since);
         } catch (IllegalArgumentException e) {
-            throw new IllegalArgumentException("since must be an ISO-8601 time or the id of an event, not '"
-                    + since + "'");
+            throw new IllegalArgumentException(
+                    "since must be an ISO-8601 time or the id of an event, not '" + since + "'");
         }
         var positions = log.positionsAt(id);
         if (positions.isPresent()) {
@@ -101,11 +101,15 @@ public final class Replay {
      * dropping, then a {@code replayed} marker, then the live events that arrived meanwhile; after that the
      * subscription is live. Returns the number of replayed events.
      */
-    public long run(SubscriptionRegistry.Subscription subscription, From from) throws InterruptedException, Seam.Overflow {
+    public long run(SubscriptionRegistry.Subscription subscription, From from)
+            throws InterruptedException, Seam.Overflow {
         running.acquire();
         var stream = subscription.stream();
         // Never moves on its own when retention deletes the position being read: the reader reports it instead.
-        try (var reader = TopicReader.open(kafkaClient, "notify-replay-" + Ids.newId(), stream.topic().topicName(),
+        try (var reader = TopicReader.open(
+                kafkaClient,
+                "notify-replay-" + Ids.newId(),
+                stream.topic().topicName(),
                 Map.of(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "none"))) {
             // Assigned after the subscription was registered: what is below the ends is replayed, the rest comes live.
             reader.assign();
@@ -115,7 +119,8 @@ public final class Replay {
                 return 0;
             }
             var count = new AtomicLong();
-            if (!reader.read(record -> send(subscription, record, count),
+            if (!reader.read(
+                    record -> send(subscription, record, count),
                     deleted -> announce(subscription, ReplayStart.lost(reader, deleted)))) {
                 return count.get();
             }
@@ -123,19 +128,27 @@ public final class Replay {
             reader.ends().forEach((tp, end) -> covered.put(tp.partition(), end));
             subscription.seam().replayedUpTo(covered);
             // Never dropped for room like a live event: the client counts on knowing where live begins.
-            if (!subscription.sink().sendWhenRoom(ServerMessages.replayed(subscription.id(), count.get()), null, null)) {
+            if (!subscription
+                    .sink()
+                    .sendWhenRoom(ServerMessages.replayed(subscription.id(), count.get()), null, null)) {
                 return count.get();
             }
-            for (var waiting = subscription.seam().takeWaiting(); waiting.isPresent();
+            for (var waiting = subscription.seam().takeWaiting();
+                    waiting.isPresent();
                     waiting = subscription.seam().takeWaiting()) {
                 for (var pending : waiting.get()) {
-                    if (!subscription.sink().sendWhenRoom(pending.text(), stream.streamName(),
-                            pending.event().receivedAt())) {
+                    if (!subscription
+                            .sink()
+                            .sendWhenRoom(
+                                    pending.text(),
+                                    stream.streamName(),
+                                    pending.event().receivedAt())) {
                         return count.get();
                     }
                 }
             }
-            log.debug("Replayed {} events for subscription {} of {}", count, subscription.id(), subscription.sessionId());
+            log.debug(
+                    "Replayed {} events for subscription {} of {}", count, subscription.id(), subscription.sessionId());
             return count.get();
         } finally {
             running.release();
@@ -143,8 +156,9 @@ public final class Replay {
     }
 
     /** Sends {@code record} if it is an event the subscription wants; false once the session is closed. */
-    private static boolean send(SubscriptionRegistry.Subscription subscription, ConsumerRecord<String, byte[]> record,
-            AtomicLong count) throws InterruptedException {
+    private static boolean send(
+            SubscriptionRegistry.Subscription subscription, ConsumerRecord<String, byte[]> record, AtomicLong count)
+            throws InterruptedException {
         LiveEvent event;
         try {
             event = LiveEvent.of(subscription.stream(), record);
@@ -155,7 +169,10 @@ public final class Replay {
         if (!subscription.matches(event)) {
             return true;
         }
-        if (!subscription.sink().sendWhenRoom(subscription.envelope(event), subscription.stream().streamName(), null)) {
+        if (!subscription
+                .sink()
+                .sendWhenRoom(
+                        subscription.envelope(event), subscription.stream().streamName(), null)) {
             return false;
         }
         count.incrementAndGet();
@@ -169,10 +186,13 @@ public final class Replay {
             return true;
         }
         var message = RetentionGap.message(subscription.id(), subscription.stream(), lost, Instant.now());
-        log.info("Subscription {} of {} asked for {} events retention deleted: {}", subscription.id(),
-                subscription.sessionId(), subscription.stream().streamName(), lost);
+        log.info(
+                "Subscription {} of {} asked for {} events retention deleted: {}",
+                subscription.id(),
+                subscription.sessionId(),
+                subscription.stream().streamName(),
+                lost);
         metrics.replayGap(subscription.stream().streamName());
         return subscription.sink().sendWhenRoom(message, null, null);
     }
-
 }

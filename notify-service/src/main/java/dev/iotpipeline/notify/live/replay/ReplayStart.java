@@ -22,15 +22,13 @@ import org.apache.kafka.common.TopicPartition;
 final class ReplayStart {
 
     /** Where an event sits in its topic. */
-    private record Located(int partition, long offset, Instant timestamp) {
-    }
+    private record Located(int partition, long offset, Instant timestamp) {}
 
     // An event is published after its id was made, but on the producer's clock, which may run behind the
     // clock that made the id; the search for it starts this much earlier.
     private static final Duration CLOCK_SKEW = Duration.ofSeconds(10);
 
-    private ReplayStart() {
-    }
+    private ReplayStart() {}
 
     /**
      * Where each partition's replay starts, adding to {@code lost} what retention deleted of what was asked
@@ -39,8 +37,9 @@ final class ReplayStart {
      * partitions in, to within events of several partitions published in the same instant: two instances may
      * deliver those in different orders, and one id cannot say which order the client saw.
      */
-    static Map<TopicPartition, Long> starts(TopicReader reader, LiveStream stream, Replay.From from,
-            List<RetentionGap.Lost> lost) throws InterruptedException {
+    static Map<TopicPartition, Long> starts(
+            TopicReader reader, LiveStream stream, Replay.From from, List<RetentionGap.Lost> lost)
+            throws InterruptedException {
         var partitions = reader.partitions();
         var retained = retained(reader, partitions);
         var starts = new HashMap<TopicPartition, Long>();
@@ -79,8 +78,8 @@ final class ReplayStart {
     static List<RetentionGap.Lost> lost(TopicReader reader, Map<TopicPartition, Long> deleted) {
         var retained = retained(reader, deleted.keySet());
         var lost = new ArrayList<RetentionGap.Lost>();
-        deleted.forEach((tp, position) ->
-                RetentionGap.fromOffset(tp.partition(), position, retained.get(tp)).ifPresent(lost::add));
+        deleted.forEach((tp, position) -> RetentionGap.fromOffset(tp.partition(), position, retained.get(tp))
+                .ifPresent(lost::add));
         return lost;
     }
 
@@ -92,13 +91,16 @@ final class ReplayStart {
         var needle = id.toString().getBytes(StandardCharsets.UTF_8);
         var found = new AtomicReference<Located>();
         // What retention deletes meanwhile is of no interest here: the replay itself reports its own gaps.
-        reader.read(record -> {
-            if (contains(record.value(), needle) && isEvent(stream, record, id)) {
-                found.set(new Located(record.partition(), record.offset(), Instant.ofEpochMilli(record.timestamp())));
-                return false;
-            }
-            return true;
-        }, deleted -> true);
+        reader.read(
+                record -> {
+                    if (contains(record.value(), needle) && isEvent(stream, record, id)) {
+                        found.set(new Located(
+                                record.partition(), record.offset(), Instant.ofEpochMilli(record.timestamp())));
+                        return false;
+                    }
+                    return true;
+                },
+                deleted -> true);
         return Optional.ofNullable(found.get());
     }
 
@@ -128,15 +130,19 @@ final class ReplayStart {
     }
 
     /** Beginning offsets and first retained records, asked for every partition at once. */
-    private static Map<TopicPartition, RetentionGap.Retained> retained(TopicReader reader,
-            Collection<TopicPartition> partitions) {
+    private static Map<TopicPartition, RetentionGap.Retained> retained(
+            TopicReader reader, Collection<TopicPartition> partitions) {
         var beginnings = reader.beginningOffsets(partitions);
         var first = reader.offsetsForTimes(0, partitions);
         var retained = new HashMap<TopicPartition, RetentionGap.Retained>();
         for (var tp : partitions) {
             var hit = first.get(tp);
-            retained.put(tp, new RetentionGap.Retained(beginnings.get(tp), hit == null ? null : hit.offset(),
-                    hit == null ? null : Instant.ofEpochMilli(hit.timestamp())));
+            retained.put(
+                    tp,
+                    new RetentionGap.Retained(
+                            beginnings.get(tp),
+                            hit == null ? null : hit.offset(),
+                            hit == null ? null : Instant.ofEpochMilli(hit.timestamp())));
         }
         return retained;
     }

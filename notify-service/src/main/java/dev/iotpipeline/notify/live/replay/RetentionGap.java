@@ -30,12 +30,14 @@ final class RetentionGap {
      * One partition where events the client asked for may be gone; exactly one of {@code requestedOffset} and
      * {@code requestedTime} is set, after what the client asked for.
      */
-    record Lost(int partition, Long requestedOffset, Instant requestedTime, long firstRetainedOffset,
-            Instant firstRetainedAt) {
-    }
+    record Lost(
+            int partition,
+            Long requestedOffset,
+            Instant requestedTime,
+            long firstRetainedOffset,
+            Instant firstRetainedAt) {}
 
-    private RetentionGap() {
-    }
+    private RetentionGap() {}
 
     /** Offsets are exact: the client wanted {@code requested}, and everything below the beginning is gone. */
     static Optional<Lost> fromOffset(int partition, long requested, Retained retained) {
@@ -51,7 +53,8 @@ final class RetentionGap {
      * still held is older than it. An emptied partition is a gap too: nothing says what it lost.
      */
     static Optional<Lost> fromTime(int partition, Instant requested, Retained retained) {
-        if (retained.beginningOffset() == 0 || retained.firstAt() != null && retained.firstAt().isBefore(requested)) {
+        if (retained.beginningOffset() == 0
+                || retained.firstAt() != null && retained.firstAt().isBefore(requested)) {
             return Optional.empty();
         }
         return Optional.of(new Lost(partition, null, requested, retained.firstRetainedOffset(), retained.firstAt()));
@@ -82,9 +85,15 @@ final class RetentionGap {
             partitions.add(p);
         }
         var lostBefore = lostBefore(sorted, now);
-        return ServerMessages.gap(subscriptionId, stream.streamName(), partitions, lostBefore,
+        return ServerMessages.gap(
+                subscriptionId,
+                stream.streamName(),
+                partitions,
+                lostBefore,
                 "events of " + stream.streamName() + " partition" + (sorted.size() == 1 ? " " : "s ")
-                        + sorted.stream().map(l -> String.valueOf(l.partition())).collect(Collectors.joining(", "))
+                        + sorted.stream()
+                                .map(l -> String.valueOf(l.partition()))
+                                .collect(Collectors.joining(", "))
                         + " before " + lostBefore + " are no longer in Kafka; GET /" + stream.streamName()
                         + " (the history API) holds them");
     }
@@ -93,6 +102,9 @@ final class RetentionGap {
         if (lost.stream().map(Lost::firstRetainedAt).anyMatch(Objects::isNull)) {
             return now;
         }
-        return lost.stream().map(Lost::firstRetainedAt).max(Comparator.naturalOrder()).orElse(now);
+        return lost.stream()
+                .map(Lost::firstRetainedAt)
+                .max(Comparator.naturalOrder())
+                .orElse(now);
     }
 }

@@ -34,15 +34,19 @@ public final class LiveMetrics implements SessionSender.Listener {
         this.written = new HopTimers(registry).hop("websocket-write");
         registry.gauge("notify.sessions", sessions);
         // Strong references: the suppliers are lambdas nothing else holds, which a weak gauge would lose to GC.
-        Gauge.builder("notify.subscriptions", subscriptions, s -> s.get().doubleValue()).strongReference(true)
+        Gauge.builder("notify.subscriptions", subscriptions, s -> s.get().doubleValue())
+                .strongReference(true)
                 .register(registry);
         Gauge.builder("notify.send.buffer.high.water", highWater, AtomicInteger::get)
-                .description("Most messages ever queued for one session").register(registry);
+                .description("Most messages ever queued for one session")
+                .register(registry);
     }
 
     public void watchDeepestQueue(Supplier<Number> deepestQueue) {
-        Gauge.builder("notify.send.buffer.deepest", deepestQueue, s -> s.get().doubleValue()).strongReference(true)
-                .description("Messages queued now for the session furthest behind").register(registry);
+        Gauge.builder("notify.send.buffer.deepest", deepestQueue, s -> s.get().doubleValue())
+                .strongReference(true)
+                .description("Messages queued now for the session furthest behind")
+                .register(registry);
     }
 
     @Override
@@ -62,21 +66,34 @@ public final class LiveMetrics implements SessionSender.Listener {
 
     @Override
     public void sent(String stream, Instant receivedAt) {
-        sent.computeIfAbsent(stream, s -> Counter.builder("notify.messages.sent").tag("stream", s).register(registry))
+        sent.computeIfAbsent(
+                        stream,
+                        s -> Counter.builder("notify.messages.sent")
+                                .tag("stream", s)
+                                .register(registry))
                 .increment();
         if (receivedAt != null) {
-            latency.computeIfAbsent(stream, s -> Timer.builder("notify.delivery.latency").tag("stream", s)
-                    .description("Uplink receivedAt at ingest to WebSocket send")
-                    .publishPercentileHistogram().minimumExpectedValue(Duration.ofMillis(1))
-                    .maximumExpectedValue(Duration.ofSeconds(30)).register(registry))
+            latency.computeIfAbsent(
+                            stream,
+                            s -> Timer.builder("notify.delivery.latency")
+                                    .tag("stream", s)
+                                    .description("Uplink receivedAt at ingest to WebSocket send")
+                                    .publishPercentileHistogram()
+                                    .minimumExpectedValue(Duration.ofMillis(1))
+                                    .maximumExpectedValue(Duration.ofSeconds(30))
+                                    .register(registry))
                     .record(Duration.between(receivedAt, Instant.now()));
         }
     }
 
     /** A since replay started after events retention had deleted, and told its client so. */
     public void replayGap(String stream) {
-        gaps.computeIfAbsent(stream, s -> Counter.builder("notify.replay.gaps").tag("stream", s)
-                .description("since replays that asked for events Kafka no longer holds").register(registry))
+        gaps.computeIfAbsent(
+                        stream,
+                        s -> Counter.builder("notify.replay.gaps")
+                                .tag("stream", s)
+                                .description("since replays that asked for events Kafka no longer holds")
+                                .register(registry))
                 .increment();
     }
 
@@ -88,7 +105,11 @@ public final class LiveMetrics implements SessionSender.Listener {
 
     @Override
     public void dropped(String cause) {
-        dropped.computeIfAbsent(cause, c -> Counter.builder("notify.messages.dropped").tag("cause", c)
-                .register(registry)).increment();
+        dropped.computeIfAbsent(
+                        cause,
+                        c -> Counter.builder("notify.messages.dropped")
+                                .tag("cause", c)
+                                .register(registry))
+                .increment();
     }
 }

@@ -35,8 +35,7 @@ public final class SessionSender {
         void queued(int depth);
 
         /** A data message was written after waiting {@code nanos} in the session's queue (and being written). */
-        default void written(long nanos) {
-        }
+        default void written(long nanos) {}
     }
 
     public static final CloseStatus TOO_SLOW = new CloseStatus(1013, "client too slow; reconnect with since");
@@ -64,7 +63,8 @@ public final class SessionSender {
     private Instant behindSince;
     private volatile long lastHeardNanos = System.nanoTime();
 
-    public SessionSender(WebSocketSession session, Executor executor, int maxQueued, Duration closeAfter, Listener listener) {
+    public SessionSender(
+            WebSocketSession session, Executor executor, int maxQueued, Duration closeAfter, Listener listener) {
         this.session = session;
         this.executor = executor;
         this.maxQueued = maxQueued;

@@ -13,8 +13,8 @@ import org.springframework.web.socket.WebSocketSession;
 public final class Sessions {
 
     public static final CloseStatus IDLE = new CloseStatus(4408, "idle timeout");
-    public static final CloseStatus TOO_MANY_CONNECTIONS = CloseStatus.POLICY_VIOLATION
-            .withReason("too many connections for this credential");
+    public static final CloseStatus TOO_MANY_CONNECTIONS =
+            CloseStatus.POLICY_VIOLATION.withReason("too many connections for this credential");
     private static final String COUNTED_ATTRIBUTE = "counted-credential";
 
     private final NotifyProperties.WebSocket limits;
@@ -42,8 +42,8 @@ public final class Sessions {
             session.close(TOO_MANY_CONNECTIONS);
             return Optional.empty();
         }
-        var sender = new SessionSender(session, senders, limits.maxQueuedMessages(), limits.slowClientCloseAfter(),
-                metrics);
+        var sender =
+                new SessionSender(session, senders, limits.maxQueuedMessages(), limits.slowClientCloseAfter(), metrics);
         open.put(session.getId(), sender);
         metrics.sessionOpened();
         return Optional.of(sender);

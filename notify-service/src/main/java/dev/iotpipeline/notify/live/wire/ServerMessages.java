@@ -12,16 +12,15 @@ import java.util.Map;
  */
 public final class ServerMessages {
 
-    private ServerMessages() {
-    }
+    private ServerMessages() {}
 
     /**
      * What precedes an event's JSON in its message: written once per subscription, so a live event is
      * serialized once and enveloped by concatenation for every subscriber.
      */
     public static String eventPrefix(String messageType, String subscriptionId) {
-        return "{\"type\":\"" + messageType + "\",\"subscription\":" + EventJson.mapper().writeValueAsString(subscriptionId)
-                + ",\"data\":";
+        return "{\"type\":\"" + messageType + "\",\"subscription\":"
+                + EventJson.mapper().writeValueAsString(subscriptionId) + ",\"data\":";
     }
 
     /** An event's message; {@code traceId} (32 hex digits, or null) is optional, so clients that do not know it are unaffected. */
@@ -39,8 +38,12 @@ public final class ServerMessages {
     }
 
     /** Events a replay asked for that retention deleted: per partition what was asked and what is left. */
-    public static String gap(String subscriptionId, String stream, List<Map<String, Object>> partitions,
-            Instant lostBefore, String detail) {
+    public static String gap(
+            String subscriptionId,
+            String stream,
+            List<Map<String, Object>> partitions,
+            Instant lostBefore,
+            String detail) {
         var body = new LinkedHashMap<String, Object>();
         body.put("type", "gap");
         body.put("id", subscriptionId);

@@ -23,8 +23,10 @@ class DeliveryLogTest {
         log.append(ids[2], 0, 11);
         log.append(ids[3], 1, 21);
 
-        assertThat(log.positionsAt(ids[2])).hasValueSatisfying(p -> assertThat(p).containsExactly(11, 20, 29));
-        assertThat(log.positionsAt(ids[0])).hasValueSatisfying(p -> assertThat(p).containsExactly(10, 19, 29));
+        assertThat(log.positionsAt(ids[2]))
+                .hasValueSatisfying(p -> assertThat(p).containsExactly(11, 20, 29));
+        assertThat(log.positionsAt(ids[0]))
+                .hasValueSatisfying(p -> assertThat(p).containsExactly(10, 19, 29));
     }
 
     @Test

@@ -3,9 +3,9 @@ package dev.iotpipeline.notify.live.feed;
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.notify.live.feed.SubscriptionRegistry.Filter;
 import dev.iotpipeline.notify.live.feed.SubscriptionRegistry.Subscription;
-import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.notify.live.session.LiveMetrics;
 import dev.iotpipeline.notify.live.session.SessionSender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -61,38 +61,84 @@ public class LiveFeedJmh {
         // 10 on all their channels, 10 on alarms; a dashboard reuses its subscription id, as the UI does.
         for (int s = 0; s < 60; s++) {
             var session = "session-" + s;
-            var sender = new SessionSender(new DiscardingSession(session), Runnable::run, 1000, Duration.ofSeconds(10),
-                    metrics);
-            registry.add(switch (s / 10) {
-                case 0, 1 -> new Subscription(session, "live", LiveStream.DATA_UNITS,
-                        new Filter("irrigation", null, null, null), null, sender);
-                case 2 -> new Subscription(session, "one", LiveStream.DATA_UNITS,
-                        new Filter("irrigation", null, "dev-7", null), null, sender);
-                case 3 -> new Subscription(session, "live", LiveStream.DATA_UNITS,
-                        new Filter("greenhouse", null, null, null), null, sender);
-                case 4 -> new Subscription(session, "all", LiveStream.DATA_UNITS, Filter.ANY,
-                        Set.of("irrigation", "greenhouse"), sender);
-                default -> new Subscription(session, "alarms", LiveStream.ALARMS, Filter.ANY, null, sender);
-            });
+            var sender = new SessionSender(
+                    new DiscardingSession(session), Runnable::run, 1000, Duration.ofSeconds(10), metrics);
+            registry.add(
+                    switch (s / 10) {
+                        case 0, 1 ->
+                            new Subscription(
+                                    session,
+                                    "live",
+                                    LiveStream.DATA_UNITS,
+                                    new Filter("irrigation", null, null, null),
+                                    null,
+                                    sender);
+                        case 2 ->
+                            new Subscription(
+                                    session,
+                                    "one",
+                                    LiveStream.DATA_UNITS,
+                                    new Filter("irrigation", null, "dev-7", null),
+                                    null,
+                                    sender);
+                        case 3 ->
+                            new Subscription(
+                                    session,
+                                    "live",
+                                    LiveStream.DATA_UNITS,
+                                    new Filter("greenhouse", null, null, null),
+                                    null,
+                                    sender);
+                        case 4 ->
+                            new Subscription(
+                                    session,
+                                    "all",
+                                    LiveStream.DATA_UNITS,
+                                    Filter.ANY,
+                                    Set.of("irrigation", "greenhouse"),
+                                    sender);
+                        default -> new Subscription(session, "alarms", LiveStream.ALARMS, Filter.ANY, null, sender);
+                    });
         }
         // Never started: its tails create consumers that never connect; the benchmark calls its per-record work.
         logs = new DeliveryLogs(500_000);
-        feed = new LiveFeed(Map.of("bootstrap.servers", "127.0.0.1:1"), registry, logs,
-                new HopTimers(new SimpleMeterRegistry()));
+        feed = new LiveFeed(
+                Map.of("bootstrap.servers", "127.0.0.1:1"), registry, logs, new HopTimers(new SimpleMeterRegistry()));
         var now = Instant.now();
-        var unit = new DataUnit(Ids.newId(), DataUnit.SCHEMA_VERSION, Ids.newId(), "irrigation", "em300th", "dev-1",
-                now, now, now, Map.of("temperature", 30.8, "humidity", 50.5, "battery", 92.0),
+        var unit = new DataUnit(
+                Ids.newId(),
+                DataUnit.SCHEMA_VERSION,
+                Ids.newId(),
+                "irrigation",
+                "em300th",
+                "dev-1",
+                now,
+                now,
+                now,
+                Map.of("temperature", 30.8, "humidity", 50.5, "battery", 92.0),
                 Map.of("network", Map.of("networkServer", "tts", "rssi", -35, "snr", 5, "gateways", 1)));
         var headers = new RecordHeaders();
-        headers.add("traceparent",
+        headers.add(
+                "traceparent",
                 "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01".getBytes(StandardCharsets.US_ASCII));
-        record = new ConsumerRecord<>(PipelineTopic.DATA_UNITS.topicName(), 3, 0, now.toEpochMilli(),
-                TimestampType.CREATE_TIME, -1, -1, "dev-1",
-                PipelineTopic.DATA_UNITS.valueSerde().serializer().serialize(PipelineTopic.DATA_UNITS.topicName(), unit),
-                headers, Optional.empty());
+        record = new ConsumerRecord<>(
+                PipelineTopic.DATA_UNITS.topicName(),
+                3,
+                0,
+                now.toEpochMilli(),
+                TimestampType.CREATE_TIME,
+                -1,
+                -1,
+                "dev-1",
+                PipelineTopic.DATA_UNITS
+                        .valueSerde()
+                        .serializer()
+                        .serialize(PipelineTopic.DATA_UNITS.topicName(), unit),
+                headers,
+                Optional.empty());
         event = LiveEvent.of(LiveStream.DATA_UNITS, record);
-        subscription = new Subscription("session-x", "live", LiveStream.DATA_UNITS,
-                new Filter("irrigation", null, null, null), null, null);
+        subscription = new Subscription(
+                "session-x", "live", LiveStream.DATA_UNITS, new Filter("irrigation", null, null, null), null, null);
     }
 
     /**
@@ -183,8 +229,7 @@ public class LiveFeedJmh {
         }
 
         @Override
-        public void setTextMessageSizeLimit(int messageSizeLimit) {
-        }
+        public void setTextMessageSizeLimit(int messageSizeLimit) {}
 
         @Override
         public int getTextMessageSizeLimit() {
@@ -192,8 +237,7 @@ public class LiveFeedJmh {
         }
 
         @Override
-        public void setBinaryMessageSizeLimit(int messageSizeLimit) {
-        }
+        public void setBinaryMessageSizeLimit(int messageSizeLimit) {}
 
         @Override
         public int getBinaryMessageSizeLimit() {
@@ -206,11 +250,9 @@ public class LiveFeedJmh {
         }
 
         @Override
-        public void close() {
-        }
+        public void close() {}
 
         @Override
-        public void close(CloseStatus status) {
-        }
+        public void close(CloseStatus status) {}
     }
 }

@@ -20,7 +20,8 @@ class LiveFeedJmhTest {
     @Test
     void aDataUnitReachesTheMatchingSessions() {
         assertThat(bench.onDataUnitRecord()).isEqualTo(LiveFeedJmh.MATCHING);
-        assertThat(bench.logs.of(LiveStream.DATA_UNITS).positionsAt(bench.event.id())).hasValueSatisfying(p -> assertThat(p[3]).isZero());
+        assertThat(bench.logs.of(LiveStream.DATA_UNITS).positionsAt(bench.event.id()))
+                .hasValueSatisfying(p -> assertThat(p[3]).isZero());
     }
 
     @Test
@@ -35,14 +36,18 @@ class LiveFeedJmhTest {
 
     @Test
     void theMessageIsTheEnvelopeWithTheTraceId() {
-        assertThat(bench.matchAndRender()).startsWith("{\"type\":\"data-unit\",\"subscription\":\"live\",\"data\":{")
-                .contains("\"temperature\":30.8").endsWith(",\"traceId\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}");
+        assertThat(bench.matchAndRender())
+                .startsWith("{\"type\":\"data-unit\",\"subscription\":\"live\",\"data\":{")
+                .contains("\"temperature\":30.8")
+                .endsWith(",\"traceId\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}");
     }
 
     @Test
     void everyBenchmarkIsCheckedHereAndListedForJmh() throws IOException {
         var benchmarks = Arrays.stream(LiveFeedJmh.class.getMethods())
-                .filter(m -> m.isAnnotationPresent(Benchmark.class)).map(m -> m.getName()).toList();
+                .filter(m -> m.isAnnotationPresent(Benchmark.class))
+                .map(m -> m.getName())
+                .toList();
         assertThat(benchmarks).containsExactlyInAnyOrder("onDataUnitRecord", "parseRecord", "matchAndRender");
         // The annotation processor ran: JMH finds its benchmarks through this list.
         try (var in = getClass().getResourceAsStream("/META-INF/BenchmarkList")) {

@@ -25,8 +25,9 @@ class SeamTest {
         assertThat(seam.passLive(otherPartition, "c")).isFalse();
         seam.replayedUpTo(Map.of(0, 5L, 1, 0L));
 
-        assertThat(seam.takeWaiting()).hasValueSatisfying(batch -> assertThat(batch)
-                .extracting(Seam.Pending::text).containsExactly("b", "c"));
+        assertThat(seam.takeWaiting())
+                .hasValueSatisfying(batch ->
+                        assertThat(batch).extracting(Seam.Pending::text).containsExactly("b", "c"));
         assertThat(seam.takeWaiting()).isEmpty();
         assertThat(seam.passLive(at(0, 5), "again")).isFalse();
         assertThat(seam.passLive(at(0, 6), "next")).isTrue();

@@ -1,5 +1,7 @@
 package dev.iotpipeline.notify.live.feed;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.iotpipeline.notify.live.feed.SubscriptionRegistry.Filter;
 import dev.iotpipeline.notify.live.feed.SubscriptionRegistry.Subscription;
 import dev.iotpipeline.notify.live.session.SessionSender;
@@ -7,7 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
 
 class SubscriptionRegistryTest {
 
@@ -21,42 +22,41 @@ class SubscriptionRegistryTest {
     private static SessionSender sink(List<String> out) {
         var socket = org.mockito.Mockito.mock(org.springframework.web.socket.WebSocketSession.class);
         try {
-            org.mockito.Mockito.doAnswer(call -> out.add(
-                    ((org.springframework.web.socket.TextMessage) call.getArgument(0)).getPayload()))
-                    .when(socket).sendMessage(org.mockito.ArgumentMatchers.any());
+            org.mockito.Mockito.doAnswer(call ->
+                            out.add(((org.springframework.web.socket.TextMessage) call.getArgument(0)).getPayload()))
+                    .when(socket)
+                    .sendMessage(org.mockito.ArgumentMatchers.any());
         } catch (java.io.IOException e) {
             throw new IllegalStateException(e);
         }
-        return new SessionSender(socket, Runnable::run, 100, java.time.Duration.ofMinutes(1),
-                new SessionSender.Listener() {
+        return new SessionSender(
+                socket, Runnable::run, 100, java.time.Duration.ofMinutes(1), new SessionSender.Listener() {
                     @Override
-                    public void sent(String stream, java.time.Instant receivedAt) {
-                    }
+                    public void sent(String stream, java.time.Instant receivedAt) {}
 
                     @Override
-                    public void dropped(String cause) {
-                    }
+                    public void dropped(String cause) {}
 
                     @Override
-                    public void queued(int depth) {
-                    }
+                    public void queued(int depth) {}
                 });
     }
 
-    private static LiveEvent event(LiveStream stream, String channel, String deviceType, String deviceId,
-            String severity, String json) {
-        return new LiveEvent(stream, dev.iotpipeline.events.Ids.newId(), channel, deviceType, deviceId, severity,
-                null, json, 0, 0);
+    private static LiveEvent event(
+            LiveStream stream, String channel, String deviceType, String deviceId, String severity, String json) {
+        return new LiveEvent(
+                stream, dev.iotpipeline.events.Ids.newId(), channel, deviceType, deviceId, severity, null, json, 0, 0);
     }
 
     @Test
     void shouldDeliverOnlyToMatchingSubscriptionsInTheEnvelope() {
-        registry.add(new Subscription("s-a", "s1", LiveStream.DATA_UNITS, new Filter("irrigation", null, null, null),
-                null, sinkA));
-        registry.add(new Subscription("s-b", "s1", LiveStream.DATA_UNITS, new Filter("irrigation", null, "dev-2", null),
-                null, sinkB));
+        registry.add(new Subscription(
+                "s-a", "s1", LiveStream.DATA_UNITS, new Filter("irrigation", null, null, null), null, sinkA));
+        registry.add(new Subscription(
+                "s-b", "s1", LiveStream.DATA_UNITS, new Filter("irrigation", null, "dev-2", null), null, sinkB));
 
-        int delivered = registry.dispatch(event(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, "{\"x\":1}"));
+        int delivered =
+                registry.dispatch(event(LiveStream.DATA_UNITS, "irrigation", "em300th", "dev-1", null, "{\"x\":1}"));
 
         assertThat(delivered).isEqualTo(1);
         assertThat(a).containsExactly("{\"type\":\"data-unit\",\"subscription\":\"s1\",\"data\":{\"x\":1}}");
@@ -66,13 +66,24 @@ class SubscriptionRegistryTest {
     @Test
     void shouldAddTheUplinksTraceIdToTheEnvelopeWhenItsRecordHadOne() {
         registry.add(new Subscription("s-a", "s1", LiveStream.DATA_UNITS, Filter.ANY, null, sinkA));
-        var traced = new LiveEvent(LiveStream.DATA_UNITS, dev.iotpipeline.events.Ids.newId(), "c", "t", "d", null,
-                null, "{\"x\":1}", 0, 0, "4bf92f3577b34da6a3ce929d0e0e4736");
+        var traced = new LiveEvent(
+                LiveStream.DATA_UNITS,
+                dev.iotpipeline.events.Ids.newId(),
+                "c",
+                "t",
+                "d",
+                null,
+                null,
+                "{\"x\":1}",
+                0,
+                0,
+                "4bf92f3577b34da6a3ce929d0e0e4736");
 
         registry.dispatch(traced);
 
-        assertThat(a).containsExactly("{\"type\":\"data-unit\",\"subscription\":\"s1\",\"data\":{\"x\":1},"
-                + "\"traceId\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}");
+        assertThat(a)
+                .containsExactly("{\"type\":\"data-unit\",\"subscription\":\"s1\",\"data\":{\"x\":1},"
+                        + "\"traceId\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}");
     }
 
     @Test

@@ -14,16 +14,21 @@ class ClientMessageFuzzRegressionTest {
             var parsed = ClientMessages.parse(frame);
 
             assertThat(parsed.message()).as(frame).isNull();
-            assertThat(parsed.rejection()).as(frame).isEqualTo(
-                    new ClientMessages.Rejection(null, "bad-message", "Message must be a JSON object"));
+            assertThat(parsed.rejection())
+                    .as(frame)
+                    .isEqualTo(new ClientMessages.Rejection(null, "bad-message", "Message must be a JSON object"));
         }
     }
 
     @Test
     void shouldStillReadAMessageAndNameTheBadFilter() {
-        assertThat(ClientMessages.parse("{\"type\":\"ping\",\"id\":\"1\"}").message().type()).isEqualTo("ping");
+        assertThat(ClientMessages.parse("{\"type\":\"ping\",\"id\":\"1\"}")
+                        .message()
+                        .type())
+                .isEqualTo("ping");
         assertThat(ClientMessages.parse("{\"type\":\"subscribe\",\"id\":\"s\",\"filter\":{\"chanel\":\"c\"}}")
-                .rejection()).satisfies(r -> {
+                        .rejection())
+                .satisfies(r -> {
                     assertThat(r.code()).isEqualTo("bad-filter");
                     assertThat(r.id()).isEqualTo("s");
                 });

@@ -1,5 +1,7 @@
 package dev.iotpipeline.notify.live.protocol;
 
+import static org.assertj.core.api.Assertions.assertThat;
+
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.fuzz.Fuzz;
 import dev.iotpipeline.events.fuzz.JsonFuzz;
@@ -15,7 +17,6 @@ import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
 import net.jqwik.api.Tuple;
-import static org.assertj.core.api.Assertions.assertThat;
 
 /**
  * The {@code /ws} protocol's reading of a client's text frame: any frame becomes a {@link ClientMessage} or an
@@ -35,11 +36,20 @@ class ClientMessagePropertiesTest {
 
     @Property
     void anyFrameIsAMessageOrAnErrorAnswer(@ForAll("frames") Frame frame) {
-        var parsed = Fuzz.returns(() -> ClientMessages.parse(frame.text()), p -> p.rejection() != null
-                ? "error " + p.rejection().code() : p.message() == null ? "neither"
-                : "message " + (p.message().type() == null ? "without type"
-                        : Set.of("subscribe", "unsubscribe", "ping").contains(p.message().type()) ? p.message().type()
-                        : "of another type"));
+        var parsed = Fuzz.returns(
+                () -> ClientMessages.parse(frame.text()),
+                p -> p.rejection() != null
+                        ? "error " + p.rejection().code()
+                        : p.message() == null
+                                ? "neither"
+                                : "message "
+                                        + (p.message().type() == null
+                                                ? "without type"
+                                                : Set.of("subscribe", "unsubscribe", "ping")
+                                                                .contains(p.message()
+                                                                        .type())
+                                                        ? p.message().type()
+                                                        : "of another type"));
         assertThat(parsed).isNotNull();
         assertThat(parsed.message() == null).isNotEqualTo(parsed.rejection() == null);
         if (parsed.rejection() != null) {
@@ -50,7 +60,9 @@ class ClientMessagePropertiesTest {
 
     @Property
     void anySinceResolvesOrIsABadSince(@ForAll("sinces") String since) {
-        Fuzz.expect(() -> Replay.resolve(since, log), IllegalArgumentException.class,
+        Fuzz.expect(
+                () -> Replay.resolve(since, log),
+                IllegalArgumentException.class,
                 e -> e.getClass() == IllegalArgumentException.class && e.getMessage() != null,
                 e -> "bad-since");
     }
@@ -71,31 +83,66 @@ class ClientMessagePropertiesTest {
         filter.put("deviceId", JsonFuzz.field(JsonFuzz.strings().map(JsonFuzz::quote)));
         filter.put("severity", JsonFuzz.field(Arbitraries.of("\"MAJOR\"", "\"minor\"", "\"x\"")));
         var message = JsonFuzz.fields();
-        message.put("type", JsonFuzz.field(Arbitraries.of("subscribe", "unsubscribe", "ping", "SUBSCRIBE", "", "pong")
-                .map(JsonFuzz::quote)));
+        message.put(
+                "type",
+                JsonFuzz.field(Arbitraries.of("subscribe", "unsubscribe", "ping", "SUBSCRIBE", "", "pong")
+                        .map(JsonFuzz::quote)));
         message.put("id", JsonFuzz.field(JsonFuzz.strings().map(JsonFuzz::quote)));
-        message.put("stream", JsonFuzz.field(Arbitraries.of("data-units", "alarms", "", "data_units").map(JsonFuzz::quote)));
+        message.put(
+                "stream",
+                JsonFuzz.field(
+                        Arbitraries.of("data-units", "alarms", "", "data_units").map(JsonFuzz::quote)));
         message.put("filter", JsonFuzz.field(JsonFuzz.shaped(filter)));
         message.put("since", JsonFuzz.field(sinces().map(JsonFuzz::quote)));
-        var json = JsonFuzz.documents(JsonFuzz.shaped(message)).map(body -> new String(body.bytes(), StandardCharsets.UTF_8));
+        var json = JsonFuzz.documents(JsonFuzz.shaped(message))
+                .map(body -> new String(body.bytes(), StandardCharsets.UTF_8));
         return Arbitraries.frequencyOf(
-                Tuple.of(8, json),
-                Tuple.of(1, JsonFuzz.values(4)),
-                Tuple.of(1, Arbitraries.of("", " ", "null", "true", "0", "\"\"", "[]", "{}", "[null]", "{\"type\":null}",
-                        "\"subscribe\"", "{\"type\":\"ping\"}{", "\uFEFF{}", "{\"id\":{}}", "{\"filter\":null}")),
-                Tuple.of(1, Arbitraries.strings().all().ofMaxLength(40))).map(Frame::new);
+                        Tuple.of(8, json),
+                        Tuple.of(1, JsonFuzz.values(4)),
+                        Tuple.of(
+                                1,
+                                Arbitraries.of(
+                                        "",
+                                        " ",
+                                        "null",
+                                        "true",
+                                        "0",
+                                        "\"\"",
+                                        "[]",
+                                        "{}",
+                                        "[null]",
+                                        "{\"type\":null}",
+                                        "\"subscribe\"",
+                                        "{\"type\":\"ping\"}{",
+                                        "\uFEFF{}",
+                                        "{\"id\":{}}",
+                                        "{\"filter\":null}")),
+                        Tuple.of(1, Arbitraries.strings().all().ofMaxLength(40)))
+                .map(Frame::new);
     }
 
     @Provide
     Arbitrary<String> sinces() {
         return Arbitraries.frequencyOf(
-                Tuple.of(3, Arbitraries.longs().between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond())
-                        .map(s -> Instant.ofEpochSecond(s).toString())),
+                Tuple.of(
+                        3,
+                        Arbitraries.longs()
+                                .between(Instant.MIN.getEpochSecond(), Instant.MAX.getEpochSecond())
+                                .map(s -> Instant.ofEpochSecond(s).toString())),
                 Tuple.of(2, Arbitraries.create(() -> Ids.newId().toString())),
                 Tuple.of(1, Arbitraries.create(() -> UUID.randomUUID().toString())),
-                Tuple.of(1, Arbitraries.of("2024-01-01T00:00:00+19:00", "2024-02-30T00:00:00Z", "0-0-0-0-0",
-                        "00000000-0000-0000-0000-000000000000", "ffffffff-ffff-ffff-ffff-ffffffffffff",
-                        "1-1-1-1-11111111111111111", "-1--1-1-1-1", "+999999999-12-31T23:59:59Z", "")),
+                Tuple.of(
+                        1,
+                        Arbitraries.of(
+                                "2024-01-01T00:00:00+19:00",
+                                "2024-02-30T00:00:00Z",
+                                "0-0-0-0-0",
+                                "00000000-0000-0000-0000-000000000000",
+                                "ffffffff-ffff-ffff-ffff-ffffffffffff",
+                                "1-1-1-1-11111111111111111",
+                                "-1--1-1-1-1",
+                                "+999999999-12-31T23:59:59Z",
+                                "")),
                 Tuple.of(2, JsonFuzz.strings()));
     }
 }

@@ -1,13 +1,14 @@
 package dev.iotpipeline.notify.live.replay;
 
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.notify.live.feed.DeliveryLog;
 import java.time.Instant;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 class ReplayTest {
 

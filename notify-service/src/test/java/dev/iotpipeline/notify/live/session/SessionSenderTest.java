@@ -27,8 +27,7 @@ class SessionSenderTest {
     private final WebSocketSession socket = mock(WebSocketSession.class);
     private final SessionSender.Listener listener = new SessionSender.Listener() {
         @Override
-        public void sent(String stream, Instant receivedAt) {
-        }
+        public void sent(String stream, Instant receivedAt) {}
 
         @Override
         public void dropped(String cause) {
@@ -36,23 +35,24 @@ class SessionSenderTest {
         }
 
         @Override
-        public void queued(int depth) {
-        }
+        public void queued(int depth) {}
     };
 
     SessionSenderTest() throws Exception {
         when(socket.getId()).thenReturn("s");
         doAnswer(call -> {
-            release.await();
-            written.add(((TextMessage) call.getArgument(0)).getPayload());
-            return null;
-        }).when(socket).sendMessage(any());
+                    release.await();
+                    written.add(((TextMessage) call.getArgument(0)).getPayload());
+                    return null;
+                })
+                .when(socket)
+                .sendMessage(any());
     }
 
     @Test
     void shouldDropTheOldestMessagesOfASlowClientAndTellItHowManyItLost() {
-        var sender = new SessionSender(socket, Executors.newVirtualThreadPerTaskExecutor(), 3, Duration.ofMinutes(1),
-                listener);
+        var sender = new SessionSender(
+                socket, Executors.newVirtualThreadPerTaskExecutor(), 3, Duration.ofMinutes(1), listener);
 
         // the first message is being written (blocked); five more arrive for a queue of three
         for (int i = 0; i < 6; i++) {
@@ -70,8 +70,8 @@ class SessionSenderTest {
 
     @Test
     void shouldMakeAReplayWaitForRoomInsteadOfDropping() throws Exception {
-        var sender = new SessionSender(socket, Executors.newVirtualThreadPerTaskExecutor(), 2, Duration.ofMinutes(1),
-                listener);
+        var sender = new SessionSender(
+                socket, Executors.newVirtualThreadPerTaskExecutor(), 2, Duration.ofMinutes(1), listener);
         var replay = Executors.newVirtualThreadPerTaskExecutor().submit(() -> {
             for (int i = 0; i < 6; i++) {
                 sender.sendWhenRoom("r" + i, "data-units", null);
@@ -92,8 +92,8 @@ class SessionSenderTest {
 
     @Test
     void shouldNeverBlockTheCallerWhileTheSocketIsStuck() {
-        var sender = new SessionSender(socket, Executors.newVirtualThreadPerTaskExecutor(), 10, Duration.ofMinutes(1),
-                listener);
+        var sender = new SessionSender(
+                socket, Executors.newVirtualThreadPerTaskExecutor(), 10, Duration.ofMinutes(1), listener);
 
         long started = System.nanoTime();
         for (int i = 0; i < 10_000; i++) {
@@ -109,21 +109,25 @@ class SessionSenderTest {
     void shouldCloseAClientThatStaysBehindWith1013() throws Exception {
         var closed = new CountDownLatch(1);
         doAnswer(call -> {
-            assertThat(call.<CloseStatus>getArgument(0).getCode()).isEqualTo(1013);
-            closed.countDown();
-            return null;
-        }).when(socket).close(any());
-        var sender = new SessionSender(socket, Executors.newVirtualThreadPerTaskExecutor(), 1, Duration.ofMillis(50),
-                listener);
+                    assertThat(call.<CloseStatus>getArgument(0).getCode()).isEqualTo(1013);
+                    closed.countDown();
+                    return null;
+                })
+                .when(socket)
+                .close(any());
+        var sender = new SessionSender(
+                socket, Executors.newVirtualThreadPerTaskExecutor(), 1, Duration.ofMillis(50), listener);
 
         sender.send("first", "alarms", Instant.now());
         await().atMost(Duration.ofSeconds(5)).until(() -> sender.queued() == 0);
 
         // the socket stays stuck while messages keep coming: once it has been behind for 50 ms, it is closed
-        await().atMost(Duration.ofSeconds(5)).pollInterval(Duration.ofMillis(10)).until(() -> {
-            sender.send("more", "alarms", Instant.now());
-            return closed.getCount() == 0;
-        });
+        await().atMost(Duration.ofSeconds(5))
+                .pollInterval(Duration.ofMillis(10))
+                .until(() -> {
+                    sender.send("more", "alarms", Instant.now());
+                    return closed.getCount() == 0;
+                });
         release.countDown();
     }
 }
