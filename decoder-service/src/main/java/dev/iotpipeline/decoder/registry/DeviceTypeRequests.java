@@ -2,19 +2,18 @@ package dev.iotpipeline.decoder.registry;
 
 import dev.iotpipeline.events.FieldMapping;
 import dev.iotpipeline.web.problem.Problems;
+import dev.iotpipeline.web.validation.Fields;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
 import org.springframework.web.ErrorResponseException;
 
 /** The checks {@link DeviceTypeController} makes of a request, and the problems it answers a refused one with. */
 final class DeviceTypeRequests {
 
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
     private static final int MAX_MAPPINGS = 256;
     private static final int MAX_DESCRIPTION = 1000;
 
@@ -24,8 +23,8 @@ final class DeviceTypeRequests {
     private DeviceTypeRequests() {}
 
     static void checkName(String deviceType) {
-        if (!NAME.matcher(deviceType).matches()) {
-            throw invalid("deviceType", "'" + deviceType + "' does not match " + NAME.pattern());
+        if (!Fields.isName(deviceType)) {
+            throw invalid("deviceType", "'" + deviceType + "' does not match " + Fields.NAME.pattern());
         }
     }
 
@@ -112,7 +111,7 @@ final class DeviceTypeRequests {
     }
 
     static ErrorResponseException invalid(String field, String problem) {
-        return Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", field + ": " + problem, Map.of("field", field));
+        return Fields.invalid(field, problem);
     }
 
     static ErrorResponseException notFound(String deviceType) {

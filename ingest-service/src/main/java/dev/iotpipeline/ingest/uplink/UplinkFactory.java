@@ -4,10 +4,12 @@ import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.web.problem.Problems;
+import dev.iotpipeline.web.validation.Fields;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.Base64;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.UUID;
 import java.util.function.Predicate;
@@ -18,7 +20,6 @@ import org.springframework.web.ErrorResponseException;
 /** Validates an uplink request and turns it into the event written to Kafka. */
 class UplinkFactory {
 
-    private static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
     private static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
     private static final Pattern MEASUREMENT = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
     static final String JSON_DEVICE_TYPE = "json";
@@ -92,7 +93,7 @@ class UplinkFactory {
                 throw invalid("invalid-field", "measurement '" + name + "' must be a finite number");
             }
         });
-        var body = new java.util.LinkedHashMap<String, Object>();
+        var body = new LinkedHashMap<String, Object>();
         body.put("measurements", request.measurements());
         if (request.attributes() != null && !request.attributes().isEmpty()) {
             body.put("attributes", request.attributes());
@@ -213,8 +214,8 @@ class UplinkFactory {
     }
 
     private static void requireName(String what, String value) {
-        if (!NAME.matcher(value).matches()) {
-            throw invalid("invalid-name", what + " '" + value + "' must match " + NAME.pattern());
+        if (!Fields.isName(value)) {
+            throw invalid("invalid-name", what + " '" + value + "' must match " + Fields.NAME.pattern());
         }
     }
 

@@ -2,10 +2,10 @@ package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.Rule;
 import dev.iotpipeline.web.problem.Problems;
+import dev.iotpipeline.web.validation.Fields;
 import java.net.URI;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import org.springframework.http.HttpStatus;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.ErrorResponseException;
@@ -64,9 +64,9 @@ class RuleController {
     }
 
     private Rule save(String id, RuleRequest request) throws Exception {
-        checkLength("name", request.name(), MAX_NAME);
-        checkLength("condition", request.condition(), MAX_EXPRESSION);
-        checkLength("clearCondition", request.clearCondition(), MAX_EXPRESSION);
+        Fields.requireMaxLength("name", request.name(), MAX_NAME);
+        Fields.requireMaxLength("condition", request.condition(), MAX_EXPRESSION);
+        Fields.requireMaxLength("clearCondition", request.clearCondition(), MAX_EXPRESSION);
         try {
             return registry.save(id, request);
         } catch (InvalidExpressionException e) {
@@ -75,16 +75,6 @@ class RuleController {
             properties.put("position", e.position());
             properties.put("unknownNames", e.unknownNames());
             throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-expression", e.getMessage(), properties);
-        }
-    }
-
-    private static void checkLength(String field, String value, int max) {
-        if (value != null && value.length() > max) {
-            throw Problems.of(
-                    HttpStatus.BAD_REQUEST,
-                    "invalid-field",
-                    field + ": is " + value.length() + " characters long; at most " + max,
-                    Map.of("field", field));
         }
     }
 

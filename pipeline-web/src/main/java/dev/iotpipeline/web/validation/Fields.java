@@ -1,0 +1,36 @@
+package dev.iotpipeline.web.validation;
+
+import dev.iotpipeline.web.problem.Problems;
+import java.util.Map;
+import java.util.regex.Pattern;
+import org.springframework.http.HttpStatus;
+import org.springframework.web.ErrorResponseException;
+
+/**
+ * The one way requests are validated: plain checks on the request records, in the class that turns a request into
+ * what the service stores (no Bean Validation on the device path, where every microsecond counts, and one style
+ * everywhere else), each refusing with an RFC 9457 problem that names the field.
+ */
+public final class Fields {
+
+    /** Channels and device types: lowercase, digits and dashes, up to 64 characters. */
+    public static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
+
+    private Fields() {}
+
+    public static boolean isName(String value) {
+        return value != null && NAME.matcher(value).matches();
+    }
+
+    /** A 400 {@code invalid-field} problem whose detail is {@code field: problem} and whose {@code field} names it. */
+    public static ErrorResponseException invalid(String field, String problem) {
+        return Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", field + ": " + problem, Map.of("field", field));
+    }
+
+    /** Refuses a text longer than {@code max} characters; null passes (absence is the caller's to judge). */
+    public static void requireMaxLength(String field, String value, int max) {
+        if (value != null && value.length() > max) {
+            throw invalid(field, "is " + value.length() + " characters long; at most " + max);
+        }
+    }
+}
