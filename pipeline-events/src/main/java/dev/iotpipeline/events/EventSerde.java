@@ -7,15 +7,19 @@ import org.apache.kafka.common.serialization.Serializer;
 /** Kafka serde for one event type, backed by {@link EventJson}; a null value is a tombstone. */
 public final class EventSerde<T> implements Serde<T> {
 
+    private static final EventSerializer SERIALIZER = new EventSerializer();
+
     private final Class<T> type;
 
     public EventSerde(Class<T> type) {
         this.type = type;
     }
 
+    /** The services' one value serializer, {@link EventSerializer}, typed for this serde. */
     @Override
+    @SuppressWarnings("unchecked")
     public Serializer<T> serializer() {
-        return (topic, value) -> value == null ? null : EventJson.write(value);
+        return (Serializer<T>) (Serializer<?>) SERIALIZER;
     }
 
     @Override
