@@ -4,8 +4,9 @@ import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import java.time.Clock;
+import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -38,9 +39,9 @@ class RegistryConfig {
             Codecs codecs,
             DecoderProperties properties) {
         return new ReaderLifecycle("device-types registry", properties.kafka().readerStartTimeout(), timeout -> {
-            // The topic must exist before it can be read whole; KafkaAdmin would only create it after all beans.
-            admin.createOrModifyTopics(
-                    PipelineTopic.DEVICE_TYPES.newTopic(1, properties.kafka().replicationFactor()));
+            // Read whole before the listener starts: it must exist even if KafkaAdmin's pass could not create it.
+            var k = properties.kafka();
+            TopicDeclarations.createMissing(admin, k.partitions(), k.replicationFactor(), PipelineTopic.DEVICE_TYPES);
             registry.start(timeout);
             BuiltInDeviceTypes.register(
                     codecs,
@@ -52,14 +53,17 @@ class RegistryConfig {
         });
     }
 
-    /** Created when missing, so the service also starts against a bare broker; existing ones keep their partitions. */
+    /** The topics the decoder owns, created when missing, so the service also starts against a bare broker. */
     @Bean
     KafkaAdmin.NewTopics decoderTopics(DecoderProperties properties, KafkaAdmin admin) {
         var k = properties.kafka();
-        return new KafkaAdmin.NewTopics(TopicPartitions.keepExisting(
-                admin.getConfigurationProperties(),
-                PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor(), k.dataUnitsRetention()),
-                PipelineTopic.DEAD_LETTER.newTopic(k.partitions(), k.replicationFactor(), k.deadLetterRetention()),
-                PipelineTopic.DEVICE_TYPES.newTopic(1, k.replicationFactor())));
+        return TopicDeclarations.owned(
+                admin,
+                PipelineTopic.Owner.DECODER,
+                k.partitions(),
+                k.replicationFactor(),
+                Map.of(
+                        PipelineTopic.DATA_UNITS, k.dataUnitsRetention(),
+                        PipelineTopic.DEAD_LETTER, k.deadLetterRetention()));
     }
 }

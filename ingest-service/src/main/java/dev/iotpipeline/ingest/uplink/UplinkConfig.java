@@ -6,7 +6,7 @@ import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
 import dev.iotpipeline.kafka.tracing.TraceStart;
 import dev.iotpipeline.web.limits.HttpLimits;
@@ -20,7 +20,7 @@ import io.swagger.v3.oas.models.OpenAPI;
 import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.time.Clock;
-import org.apache.kafka.clients.admin.NewTopic;
+import java.util.Map;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -128,15 +128,16 @@ class UplinkConfig {
         return new DeviceRateLimiter(properties.rateLimit());
     }
 
-    /** Created when missing, so the service also starts against a bare broker; an existing one keeps its partitions. */
+    /** The topics ingest owns, created when missing, so the service also starts against a bare broker. */
     @Bean
-    NewTopic uplinksTopic(IngestProperties properties, KafkaAdmin admin) {
-        return TopicPartitions.keepExisting(
-                admin.getConfigurationProperties(),
-                PipelineTopic.UPLINKS_ENCODED.newTopic(
-                        properties.kafka().partitions(),
-                        properties.kafka().replicationFactor(),
-                        properties.kafka().retention()));
+    KafkaAdmin.NewTopics ingestTopics(IngestProperties properties, KafkaAdmin admin) {
+        var k = properties.kafka();
+        return TopicDeclarations.owned(
+                admin,
+                PipelineTopic.Owner.INGEST,
+                k.partitions(),
+                k.replicationFactor(),
+                Map.of(PipelineTopic.UPLINKS_ENCODED, k.retention()));
     }
 
     @Bean

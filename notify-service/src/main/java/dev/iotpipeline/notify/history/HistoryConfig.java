@@ -6,14 +6,14 @@ import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.RetryPolicy;
 import dev.iotpipeline.kafka.metrics.HopTimers;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.notify.NotifyProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -131,11 +131,19 @@ class HistoryConfig {
                 meters);
     }
 
+    /**
+     * The topic notify owns, and events.dead-letter, which its store writer writes: both created when missing, the
+     * latter's retention set by its owner, rules-service.
+     */
     @Bean
-    NewTopic eventsDeadLetterTopic(NotifyProperties properties, KafkaAdmin admin) {
-        return TopicPartitions.keepExisting(
-                admin.getConfigurationProperties(),
-                PipelineTopic.EVENTS_DEAD_LETTER.newTopic(
-                        properties.kafka().partitions(), properties.kafka().replicationFactor()));
+    KafkaAdmin.NewTopics notifyTopics(NotifyProperties properties, KafkaAdmin admin) {
+        var k = properties.kafka();
+        return TopicDeclarations.owned(
+                admin,
+                PipelineTopic.Owner.NOTIFY,
+                k.partitions(),
+                k.replicationFactor(),
+                Map.of(),
+                PipelineTopic.EVENTS_DEAD_LETTER);
     }
 }

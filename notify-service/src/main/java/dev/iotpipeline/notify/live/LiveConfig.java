@@ -3,7 +3,7 @@ package dev.iotpipeline.notify.live;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.live.feed.DeliveryLogs;
 import dev.iotpipeline.notify.live.feed.LiveFeed;
@@ -84,11 +84,8 @@ class LiveConfig {
     ReaderLifecycle liveFeedReader(LiveFeed feed, KafkaAdmin admin) {
         var k = properties.kafka();
         return new ReaderLifecycle("live feed", k.readerStartTimeout(), timeout -> {
-            admin.createOrModifyTopics(TopicPartitions.keepExisting(
-                    admin.getConfigurationProperties(),
-                    PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
-                    PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor()),
-                    PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor())));
+            TopicDeclarations.createMissing(
+                    admin, k.partitions(), k.replicationFactor(), PipelineTopic.DATA_UNITS, PipelineTopic.ALARMS);
             feed.start(timeout);
             return true;
         });

@@ -6,14 +6,11 @@ import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.StreamsServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.StreamsDeadLetters;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
-import dev.iotpipeline.rules.RulesProperties;
 import dev.iotpipeline.rules.rule.RuleSet;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Map;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.streams.StreamsBuilder;
@@ -25,7 +22,6 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.kafka.annotation.EnableKafkaStreams;
 import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
-import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.core.ProducerFactory;
 
@@ -68,16 +64,6 @@ class AlarmStreamConfig {
     @Bean
     DeadLetterKafka deadLetterKafka(ProducerFactory<?, ?> producers) {
         return new DeadLetterKafka(producers);
-    }
-
-    @Bean
-    NewTopic eventsDeadLetterTopic(RulesProperties properties, KafkaAdmin admin) {
-        return TopicPartitions.keepExisting(
-                admin.getConfigurationProperties(),
-                PipelineTopic.EVENTS_DEAD_LETTER.newTopic(
-                        properties.kafka().partitions(),
-                        properties.kafka().replicationFactor(),
-                        properties.kafka().deadLetterRetention()));
     }
 
     /**

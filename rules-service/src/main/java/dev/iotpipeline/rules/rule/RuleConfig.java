@@ -2,9 +2,10 @@ package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
-import dev.iotpipeline.kafka.topic.TopicPartitions;
+import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.rules.RulesProperties;
 import java.time.Clock;
+import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.ConsumerFactory;
@@ -43,16 +44,31 @@ class RuleConfig {
     ReaderLifecycle ruleRegistryReader(RuleRegistry registry, KafkaAdmin admin, RulesProperties properties) {
         var k = properties.kafka();
         return new ReaderLifecycle("rules registry", k.readerStartTimeout(), timeout -> {
-            // Streams needs its source topic, and the registry its topic, before KafkaAdmin's own pass would run.
-            // Declared here only: a NewTopic bean would be declared again by KafkaAdmin's pass, to the same effect.
-            admin.createOrModifyTopics(TopicPartitions.keepExisting(
-                    admin.getConfigurationProperties(),
-                    PipelineTopic.RULES.newTopic(1, k.replicationFactor()),
-                    PipelineTopic.DATA_UNITS.newTopic(k.partitions(), k.replicationFactor()),
-                    PipelineTopic.ALARMS.newTopic(k.partitions(), k.replicationFactor(), k.alarmsRetention()),
-                    PipelineTopic.ALARM_COMMANDS.newTopic(k.partitions(), k.replicationFactor())));
+            // The registry's topic and Streams' sources must exist before they are read, even before their owners
+            // started; rules' own topics (its KafkaAdmin pass) get their retention there.
+            TopicDeclarations.createMissing(
+                    admin,
+                    k.partitions(),
+                    k.replicationFactor(),
+                    PipelineTopic.RULES,
+                    PipelineTopic.DATA_UNITS,
+                    PipelineTopic.ALARM_COMMANDS);
             registry.start(timeout);
             return true;
         });
+    }
+
+    /** The topics rules owns, created when missing, so the service also starts against a bare broker. */
+    @Bean
+    KafkaAdmin.NewTopics rulesTopics(RulesProperties properties, KafkaAdmin admin) {
+        var k = properties.kafka();
+        return TopicDeclarations.owned(
+                admin,
+                PipelineTopic.Owner.RULES,
+                k.partitions(),
+                k.replicationFactor(),
+                Map.of(
+                        PipelineTopic.ALARMS, k.alarmsRetention(),
+                        PipelineTopic.EVENTS_DEAD_LETTER, k.deadLetterRetention()));
     }
 }
