@@ -5,6 +5,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
@@ -102,6 +103,15 @@ public final class PipelineTopic<V> {
     /** A record value of this topic; throws {@link tools.jackson.core.JacksonException} on one that is not. */
     public V read(byte[] value) {
         return reader.deserialize(topicName, value);
+    }
+
+    /**
+     * A record of this topic, keyed by {@code key} (the device id, or a registry entry's name): the value's type is
+     * the topic's, checked where the record is made; the producers' one value serializer ({@link EventSerializer})
+     * writes it.
+     */
+    public ProducerRecord<String, Object> record(String key, V value) {
+        return new ProducerRecord<>(topicName, key, value);
     }
 
     /** Registries are tiny and read whole by every instance, so one partition keeps them in order. */

@@ -126,7 +126,7 @@ class UplinkListener {
     }
 
     private static ProducerRecord<String, Object> dataUnit(DataUnit unit, long uplinkDigest) {
-        var out = new ProducerRecord<String, Object>(PipelineTopic.DATA_UNITS.topicName(), unit.deviceId(), unit);
+        var out = PipelineTopic.DATA_UNITS.record(unit.deviceId(), unit);
         UplinkDigest.add(out.headers(), uplinkDigest);
         return out;
     }
@@ -144,8 +144,7 @@ class UplinkListener {
     /** The original record, unchanged, with headers naming the cause, reason, device type and codec. */
     private static ProducerRecord<String, Object> deadLetter(
             ConsumerRecord<String, byte[]> record, Outcome.DeadLetter dead) {
-        var out =
-                new ProducerRecord<String, Object>(PipelineTopic.DEAD_LETTER.topicName(), record.key(), record.value());
+        var out = PipelineTopic.DEAD_LETTER.record(record.key(), record.value());
         DeadLetterHeaders.addCommon(
                 out.headers(),
                 record,

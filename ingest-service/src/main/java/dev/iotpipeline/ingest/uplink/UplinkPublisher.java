@@ -14,7 +14,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -75,10 +74,7 @@ class UplinkPublisher {
         var sample = Timer.start();
         try {
             for (var uplink : uplinks) {
-                sends.add(traces.send(
-                        new ProducerRecord<String, Object>(
-                                PipelineTopic.UPLINKS_ENCODED.topicName(), uplink.deviceId(), uplink),
-                        kafka::send));
+                sends.add(traces.send(PipelineTopic.UPLINKS_ENCODED.record(uplink.deviceId(), uplink), kafka::send));
             }
         } catch (RuntimeException e) {
             // send() itself throws when metadata or buffer space is not available within max.block.ms

@@ -94,8 +94,7 @@ class AlarmController {
         if (!alarm.acknowledged()) {
             // rules emits the acknowledged alarm, so alarms has one producer; a cleared alarm travels with the
             // command, since rules no longer holds it.
-            kafka.send(
-                            PipelineTopic.ALARM_COMMANDS.topicName(),
+            kafka.send(PipelineTopic.ALARM_COMMANDS.record(
                             alarm.deviceId(),
                             new AlarmCommand(
                                     Ids.newId(),
@@ -106,7 +105,7 @@ class AlarmController {
                                     AlarmCommand.Action.ACKNOWLEDGE,
                                     by(auth),
                                     now,
-                                    alarm.state() == AlarmState.CLEARED ? alarm : null))
+                                    alarm.state() == AlarmState.CLEARED ? alarm : null)))
                     .get(10, TimeUnit.SECONDS);
         }
         return ResponseEntity.accepted().body(Map.of("alarmId", alarmId, "acknowledged", true));

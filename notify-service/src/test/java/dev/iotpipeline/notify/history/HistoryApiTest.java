@@ -3,7 +3,6 @@ package dev.iotpipeline.notify.history;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.mockito.ArgumentMatchers.any;
 import static org.mockito.ArgumentMatchers.anyInt;
-import static org.mockito.ArgumentMatchers.anyString;
 import static org.mockito.ArgumentMatchers.eq;
 import static org.mockito.Mockito.never;
 import static org.mockito.Mockito.verify;
@@ -25,7 +24,10 @@ import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
+import org.mockito.ArgumentMatchers;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.SpringBootConfiguration;
 import org.springframework.boot.autoconfigure.EnableAutoConfiguration;
@@ -166,7 +168,7 @@ class HistoryApiTest {
         for (var alarm : List.of(active, cleared, elsewhere)) {
             when(alarms.alarm(alarm.alarmId())).thenReturn(java.util.Optional.of(alarm));
         }
-        when(kafka.send(anyString(), anyString(), any()))
+        when(kafka.send(ArgumentMatchers.<ProducerRecord<String, Object>>any()))
                 .thenReturn(java.util.concurrent.CompletableFuture.completedFuture(null));
 
         mvc.perform(post("/alarms/" + active.alarmId() + "/acknowledge").header("Authorization", "Bearer dash-secret"))
@@ -181,9 +183,15 @@ class HistoryApiTest {
                 .andExpect(status().isNotFound())
                 .andExpect(content().contentTypeCompatibleWith("application/problem+json"));
 
-        var commands = org.mockito.ArgumentCaptor.forClass(Object.class);
-        verify(kafka, org.mockito.Mockito.times(2)).send(eq("alarm-commands"), eq("d1"), commands.capture());
+        @SuppressWarnings("unchecked")
+        ArgumentCaptor<ProducerRecord<String, Object>> commands = ArgumentCaptor.forClass(ProducerRecord.class);
+        verify(kafka, org.mockito.Mockito.times(2)).send(commands.capture());
+        assertThat(commands.getAllValues()).allSatisfy(record -> {
+            assertThat(record.topic()).isEqualTo("alarm-commands");
+            assertThat(record.key()).isEqualTo("d1");
+        });
         assertThat(commands.getAllValues())
+                .map(ProducerRecord::value)
                 .map(AlarmCommand.class::cast)
                 .satisfiesExactly(
                         command -> {

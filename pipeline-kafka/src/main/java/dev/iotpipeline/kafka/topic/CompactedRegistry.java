@@ -8,6 +8,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BiConsumer;
+import org.apache.kafka.clients.producer.ProducerRecord;
 
 /**
  * This instance's copy of a compacted registry topic (device types, rules): read whole at start, then followed, each
@@ -19,10 +20,10 @@ import java.util.function.BiConsumer;
  */
 public final class CompactedRegistry<V> implements AutoCloseable {
 
-    /** Sends one change to the topic: a producer's send, as {@code (topic, key, value)}. */
+    /** Sends one change to the topic: a producer's send of the record the registry typed ({@code KafkaTemplate::send}). */
     @FunctionalInterface
     public interface Sender {
-        CompletableFuture<?> send(String topic, String key, Object value);
+        CompletableFuture<?> send(ProducerRecord<String, Object> record);
     }
 
     private final PipelineTopic<V> topic;
@@ -70,7 +71,7 @@ public final class CompactedRegistry<V> implements AutoCloseable {
     /** Writes a change and waits until Kafka has it; the caller applies it here in its own way. */
     public void writeOnly(Sender kafka, String key, V value, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
-        kafka.send(topic.topicName(), key, value).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        kafka.send(topic.record(key, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override

@@ -31,9 +31,9 @@ class CompactedRegistryTest {
         var rule = new Rule("r1", 1, "hot", null, null, "temperature > 30", null, null, null, null, true, null);
 
         registry.write(
-                (topic, key, value) -> {
-                    assertThat(topic).isEqualTo("rules");
-                    sent.put(key, value);
+                record -> {
+                    assertThat(record.topic()).isEqualTo("rules");
+                    sent.put(record.key(), record.value());
                     return CompletableFuture.completedFuture(null);
                 },
                 "r1",
@@ -42,8 +42,7 @@ class CompactedRegistryTest {
         assertThat(sent).containsEntry("r1", rule);
         assertThat(applied).containsEntry("r1", rule);
 
-        registry.write(
-                (topic, key, value) -> CompletableFuture.completedFuture(null), "r1", null, Duration.ofSeconds(1));
+        registry.write(record -> CompletableFuture.completedFuture(null), "r1", null, Duration.ofSeconds(1));
         assertThat(applied).isEmpty();
     }
 
@@ -52,7 +51,7 @@ class CompactedRegistryTest {
         var rule = new Rule("r2", 1, "cold", null, null, "temperature < 0", null, null, null, null, true, null);
 
         assertThatThrownBy(() -> registry.write(
-                        (topic, key, value) -> CompletableFuture.failedFuture(new IllegalStateException("broker away")),
+                        record -> CompletableFuture.failedFuture(new IllegalStateException("broker away")),
                         "r2",
                         rule,
                         Duration.ofSeconds(1)))
