@@ -87,3 +87,15 @@ bench_classpath() {
     -Dmdep.outputFile=target/bench-classpath.txt >&2
   echo "$1/target/test-classes:$1/target/classes:$(cat "$1/target/bench-classpath.txt")"
 }
+
+# jmh_classpath MODULE: compiles MODULE's main and test classes (JMH's annotation processor writes the benchmark
+# stubs and META-INF/BenchmarkList) with the library modules in the Maven reactor, installing nothing, and prints
+# the classpath to run its *Jmh benchmarks with org.openjdk.jmh.Main (or its report tools with java).
+jmh_classpath() {
+  ./mvnw -B -q -pl "pipeline-events,pipeline-kafka,pipeline-web,$1" test-compile dependency:build-classpath \
+    -Dmdep.includeScope=test -Dmdep.outputFile=target/jmh-cp.txt >&2
+  echo "$1/target/test-classes:$1/target/classes:$(cat "$1/target/jmh-cp.txt")"
+}
+
+# load_average: the machine's load average over the last minute, for the reports of benchmarks that run on it.
+load_average() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown; }

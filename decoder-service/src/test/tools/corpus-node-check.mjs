@@ -2,9 +2,11 @@
 // Runs every codec of the corpus (decoder-service/src/test/resources/codecs/corpus) on its examples in Node and
 // compares what it returns with the expected output, so that the expected values are Node's, not a guess.
 //
-//   node bench/corpus-node-check.mjs            check every codec; exit 1 on any mismatch
-//   node bench/corpus-node-check.mjs --actual X print codec X's examples with the outputs Node produces now,
-//                                               to review by hand before writing them into X.examples.json
+//   node decoder-service/src/test/tools/corpus-node-check.mjs
+//       check every codec; exit 1 on any mismatch
+//   node decoder-service/src/test/tools/corpus-node-check.mjs --actual X
+//       print codec X's examples with the outputs Node produces now, to review by hand before writing them into
+//       X.examples.json
 //
 // Each codec gets a fresh vm context with nothing but the language built-ins: no require, module, console or
 // timers, as in the decoder's sandbox. All examples of one codec run in the same context, because the decoder
@@ -15,7 +17,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
 
-const CORPUS = fileURLToPath(new URL('../decoder-service/src/test/resources/codecs/corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../resources/codecs/corpus/', import.meta.url));
 // Same order as the decoder's form detection.
 const FORMS = ['decodeUplink', 'Decode', 'Decoder'];
 const MAX_PAYLOAD = 51;
