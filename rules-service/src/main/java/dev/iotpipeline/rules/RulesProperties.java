@@ -16,7 +16,7 @@ public record RulesProperties(@Valid @NotNull @DefaultValue Kafka kafka) {
     /**
      * Topic layout for topics this service creates, with the retention of those it owns (alarms bounds WebSocket
      * {@code since} replays of alarms), how long a rule write may wait for Kafka, and how long the start may take to
-     * read the rules topic whole.
+     * make sure Kafka Streams' input topics exist.
      */
     public record Kafka(
             @DefaultValue("6") @Positive int partitions,

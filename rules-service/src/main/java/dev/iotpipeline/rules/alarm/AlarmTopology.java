@@ -19,18 +19,33 @@ import org.apache.kafka.streams.kstream.Produced;
 import org.apache.kafka.streams.state.Stores;
 
 /**
- * Builds the rule-evaluation topology: data units and alarm commands in (both keyed by device id, so they
- * share partitions and state), alarm events out, per (rule, device) state in a changelogged store.
+ * Builds the rule-evaluation topology: the rules topic into a global store (every instance holds every rule, read
+ * whole before the first data unit), data units and alarm commands in (both keyed by device id, so they share
+ * partitions and state), alarm events out, per (rule, device) state in a changelogged store.
  */
 public final class AlarmTopology {
 
     public static final String ALARM_STATE_STORE = "alarm-state";
+
+    /** The rules as the rules topic holds them; a global store, so it needs no changelog of its own. */
+    public static final String RULES_STORE = "rules";
 
     private AlarmTopology() {}
 
     /** Returns the alarm stream, which is also written to the alarms topic. */
     public static KStream<String, AlarmEvent> build(
             StreamsBuilder builder, RuleSet rules, Clock clock, RuleMetrics metrics, Duration punctuationInterval) {
+        builder.addGlobalStore(
+                Stores.keyValueStoreBuilder(
+                                Stores.inMemoryKeyValueStore(RULES_STORE),
+                                Serdes.String(),
+                                PipelineTopic.RULES.valueSerde())
+                        .withLoggingDisabled(),
+                PipelineTopic.RULES.topicName(),
+                // Read as bytes and parsed by RuleUpdates, which skips a record that is not a rule: the global
+                // thread must never stop on one, and a deserialization failure there would stop the whole client.
+                Consumed.with(Serdes.String(), Serdes.ByteArray()),
+                () -> new RuleUpdates(rules));
         builder.addStateStore(Stores.keyValueStoreBuilder(
                 Stores.persistentKeyValueStore(ALARM_STATE_STORE),
                 Serdes.String(),

@@ -8,7 +8,6 @@ import java.time.Clock;
 import java.util.Map;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 
@@ -26,26 +25,19 @@ class RuleConfig {
     }
 
     @Bean
-    RuleRegistry ruleRegistry(
-            RuleSet rules,
-            KafkaTemplate<String, Object> template,
-            ConsumerFactory<?, ?> consumers,
-            RulesProperties properties) {
-        return new RuleRegistry(
-                rules,
-                template,
-                consumers.getConfigurationProperties(),
-                properties.kafka().sendTimeout(),
-                Clock.systemUTC());
+    RuleRegistry ruleRegistry(RuleSet rules, KafkaTemplate<String, Object> template, RulesProperties properties) {
+        return new RuleRegistry(rules, template, properties.kafka().sendTimeout(), Clock.systemUTC());
     }
 
-    /** Reads the rules whole before Kafka Streams evaluates the first data unit. */
+    /**
+     * Kafka Streams reads the rules (its global store, read whole before the first data unit), data units and alarm
+     * commands: each must exist before it starts, even before its owner started. Rules' own topics get their
+     * retention in its KafkaAdmin pass.
+     */
     @Bean
-    ReaderLifecycle ruleRegistryReader(RuleRegistry registry, KafkaAdmin admin, RulesProperties properties) {
+    ReaderLifecycle streamsInputs(KafkaAdmin admin, RulesProperties properties) {
         var k = properties.kafka();
-        return new ReaderLifecycle("rules registry", k.readerStartTimeout(), timeout -> {
-            // The registry's topic and Streams' sources must exist before they are read, even before their owners
-            // started; rules' own topics (its KafkaAdmin pass) get their retention there.
+        return new ReaderLifecycle("Kafka Streams' input topics", k.readerStartTimeout(), timeout -> {
             TopicDeclarations.createMissing(
                     admin,
                     k.partitions(),
@@ -53,7 +45,6 @@ class RuleConfig {
                     PipelineTopic.RULES,
                     PipelineTopic.DATA_UNITS,
                     PipelineTopic.ALARM_COMMANDS);
-            registry.start(timeout);
             return true;
         });
     }

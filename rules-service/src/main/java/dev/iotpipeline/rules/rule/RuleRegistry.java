@@ -3,41 +3,28 @@ package dev.iotpipeline.rules.rule;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
-import dev.iotpipeline.kafka.topic.CompactedRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
- * Writes rules to the compacted rules topic and keeps the {@link RuleSet} in step with it; the topic is the
- * source of truth, so every instance converges on the same rules.
+ * Writes rules to the compacted rules topic, the source of truth every instance's topology reads (its global rules
+ * store), and applies each write here once Kafka has it, so a read right after the write sees it.
  */
-public final class RuleRegistry implements AutoCloseable {
+public final class RuleRegistry {
 
     private final RuleSet rules;
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
     private final Clock clock;
-    private final CompactedRegistry<Rule> registry;
 
-    public RuleRegistry(
-            RuleSet rules,
-            KafkaOperations<String, Object> kafka,
-            Map<String, Object> kafkaClient,
-            Duration sendTimeout,
-            Clock clock) {
+    public RuleRegistry(RuleSet rules, KafkaOperations<String, Object> kafka, Duration sendTimeout, Clock clock) {
         this.rules = rules;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
         this.clock = clock;
-        this.registry = new CompactedRegistry<>(kafkaClient, PipelineTopic.RULES, rules::apply);
-    }
-
-    public RuleRegistry start(Duration initialLoadTimeout) throws InterruptedException {
-        registry.startOrFail(initialLoadTimeout);
-        return this;
     }
 
     /** Validates, writes and applies locally, so a read right after the write sees the change. */
@@ -56,16 +43,17 @@ public final class RuleRegistry implements AutoCloseable {
                 request.enabled() == null || request.enabled(),
                 Instant.now(clock));
         CompiledRule.compile(rule);
-        registry.write(kafka::send, rule.id(), rule, sendTimeout);
+        write(rule.id(), rule);
         return rule;
     }
 
     void delete(String id) throws Exception {
-        registry.write(kafka::send, id, null, sendTimeout);
+        write(id, null);
     }
 
-    @Override
-    public void close() {
-        registry.close();
+    /** Writes a change (null deletes), waits until Kafka has it, then applies it here. */
+    private void write(String id, Rule rule) throws Exception {
+        kafka.send(PipelineTopic.RULES.record(id, rule)).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        rules.apply(id, rule);
     }
 }

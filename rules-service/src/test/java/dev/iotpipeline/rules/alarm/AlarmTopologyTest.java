@@ -6,6 +6,7 @@ import dev.iotpipeline.events.AlarmCommand;
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.AlarmState;
 import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.EventSerde;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
@@ -43,6 +44,7 @@ class AlarmTopologyTest {
     private TestInputTopic<String, byte[]> rawDataUnits;
     private TestInputTopic<String, AlarmCommand> commands;
     private TestOutputTopic<String, AlarmEvent> alarms;
+    private TestInputTopic<String, byte[]> ruleTopic;
 
     @BeforeEach
     void startDriver() {
@@ -60,6 +62,8 @@ class AlarmTopologyTest {
                 PipelineTopic.ALARM_COMMANDS.topicName(),
                 new StringSerializer(),
                 new EventSerde<>(AlarmCommand.class).serializer());
+        ruleTopic = driver.createInputTopic(
+                PipelineTopic.RULES.topicName(), new StringSerializer(), new ByteArraySerializer());
         alarms = driver.createOutputTopic(
                 PipelineTopic.ALARMS.topicName(),
                 Serdes.String().deserializer(),
@@ -166,6 +170,35 @@ class AlarmTopologyTest {
             assertThat(a.state()).isEqualTo(AlarmState.CLEARED);
             assertThat(a.alarmId()).isEqualTo(raised.getFirst().alarmId());
         });
+    }
+
+    @Test
+    void shouldTakeRulesFromTheRulesTopicAsTheTopologysSecondInputAndSkipARecordThatIsNoRule() {
+        ruleTopic.pipeInput("broken", "not a rule".getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        ruleTopic.pipeInput(
+                "r1",
+                EventJson.write(
+                        threshold("r1", new RuleFilter("irrigation", null, null), "temperature > 30", null, null)));
+
+        assertThat(driver.<String, Rule>getKeyValueStore(AlarmTopology.RULES_STORE)
+                        .get("r1"))
+                .extracting(Rule::condition)
+                .isEqualTo("temperature > 30");
+        assertThat(rules.find("broken")).isEmpty();
+        dataUnits.pipeInput("dev-1", unit("dev-1", 31.0, 0));
+        assertThat(alarms.readValuesToList()).singleElement().satisfies(alarm -> {
+            assertThat(alarm.ruleId()).isEqualTo("r1");
+            assertThat(alarm.state()).isEqualTo(AlarmState.ACTIVE);
+        });
+
+        // A tombstone deletes the rule; its alarm is cleared by the next sweep.
+        ruleTopic.pipeInput("r1", (byte[]) null);
+        assertThat(rules.find("r1")).isEmpty();
+        assertThat(driver.<String, Rule>getKeyValueStore(AlarmTopology.RULES_STORE)
+                        .get("r1"))
+                .isNull();
+        driver.advanceWallClockTime(Duration.ofSeconds(2));
+        assertThat(alarms.readValuesToList()).extracting(AlarmEvent::state).containsExactly(AlarmState.CLEARED);
     }
 
     @Test

@@ -9,7 +9,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import dev.iotpipeline.kafka.topic.ReaderProperties;
 import dev.iotpipeline.web.PipelineWebConfiguration;
 import java.time.Clock;
 import java.time.Duration;
@@ -58,11 +57,10 @@ class RuleApiTest {
             return new RuleSet();
         }
 
-        /** Never started: the slice has no broker, and the registry applies its own writes. */
+        /** The slice has no broker and no topology: the registry applies its own writes. */
         @Bean
         RuleRegistry ruleRegistry(RuleSet rules, KafkaOperations<String, Object> kafka) {
-            return new RuleRegistry(
-                    rules, kafka, ReaderProperties.of("127.0.0.1:1"), Duration.ofSeconds(5), Clock.systemUTC());
+            return new RuleRegistry(rules, kafka, Duration.ofSeconds(5), Clock.systemUTC());
         }
     }
 
