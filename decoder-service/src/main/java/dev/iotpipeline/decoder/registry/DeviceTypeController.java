@@ -4,9 +4,9 @@ import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.checkDescripti
 import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.checkMapping;
 import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.checkName;
 import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.examplesFailed;
-import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.invalid;
 import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.notFound;
 import static dev.iotpipeline.decoder.registry.DeviceTypeRequests.payload;
+import static dev.iotpipeline.web.validation.Fields.invalid;
 
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.CodecErrorsException;

@@ -24,19 +24,19 @@ final class DeviceTypeRequests {
 
     static void checkName(String deviceType) {
         if (!Fields.isName(deviceType)) {
-            throw invalid("deviceType", "'" + deviceType + "' does not match " + Fields.NAME.pattern());
+            throw Fields.invalid("deviceType", "'" + deviceType + "' does not match " + Fields.NAME.pattern());
         }
     }
 
     static void checkDescription(String description) {
         if (description != null && description.length() > MAX_DESCRIPTION) {
-            throw invalid("description", "is longer than " + MAX_DESCRIPTION + " characters");
+            throw Fields.invalid("description", "is longer than " + MAX_DESCRIPTION + " characters");
         }
     }
 
     static void checkMapping(Map<String, FieldMapping> mapping) {
         if (mapping != null && mapping.size() > MAX_MAPPINGS) {
-            throw invalid("mapping", "holds " + mapping.size() + " entries; at most " + MAX_MAPPINGS);
+            throw Fields.invalid("mapping", "holds " + mapping.size() + " entries; at most " + MAX_MAPPINGS);
         }
     }
 
@@ -52,21 +52,22 @@ final class DeviceTypeRequests {
             given.add("payloadHex");
         }
         if (given.isEmpty()) {
-            throw invalid("payload", "is required: give bytes, payload (base64) or payloadHex");
+            throw Fields.invalid("payload", "is required: give bytes, payload (base64) or payloadHex");
         }
         if (given.size() > 1) {
-            throw invalid(given.get(1), "give only one of bytes, payload (base64) or payloadHex; got " + given);
+            throw Fields.invalid(given.get(1), "give only one of bytes, payload (base64) or payloadHex; got " + given);
         }
         byte[] bytes;
         if (request.bytes() != null) {
             if (request.bytes().size() > MAX_TEST_PAYLOAD) {
-                throw invalid("bytes", "holds " + request.bytes().size() + " bytes; at most " + MAX_TEST_PAYLOAD);
+                throw Fields.invalid(
+                        "bytes", "holds " + request.bytes().size() + " bytes; at most " + MAX_TEST_PAYLOAD);
             }
             bytes = new byte[request.bytes().size()];
             for (int i = 0; i < bytes.length; i++) {
                 var value = request.bytes().get(i);
                 if (value == null || value < 0 || value > 255) {
-                    throw invalid("bytes", "item " + i + " (" + value + ") is not a byte value (0..255)");
+                    throw Fields.invalid("bytes", "item " + i + " (" + value + ") is not a byte value (0..255)");
                 }
                 bytes[i] = (byte) (int) value;
             }
@@ -74,17 +75,17 @@ final class DeviceTypeRequests {
             try {
                 bytes = Base64.getDecoder().decode(request.payload().strip());
             } catch (IllegalArgumentException e) {
-                throw invalid("payload", "is not valid base64: " + e.getMessage());
+                throw Fields.invalid("payload", "is not valid base64: " + e.getMessage());
             }
         } else {
             try {
                 bytes = HexFormat.of().parseHex(request.payloadHex().strip());
             } catch (IllegalArgumentException e) {
-                throw invalid("payloadHex", "is not valid hex: " + e.getMessage());
+                throw Fields.invalid("payloadHex", "is not valid hex: " + e.getMessage());
             }
         }
         if (bytes.length > MAX_TEST_PAYLOAD) {
-            throw invalid(given.getFirst(), "holds " + bytes.length + " bytes; at most " + MAX_TEST_PAYLOAD);
+            throw Fields.invalid(given.getFirst(), "holds " + bytes.length + " bytes; at most " + MAX_TEST_PAYLOAD);
         }
         return bytes;
     }
@@ -108,10 +109,6 @@ final class DeviceTypeRequests {
                 + (check.truncated() ? " (the first " + check.mismatches().size() + " differences are listed)" : "");
         return Problems.of(
                 HttpStatus.UNPROCESSABLE_CONTENT, "codec-examples-failed", detail, Map.of("mismatches", mismatches));
-    }
-
-    static ErrorResponseException invalid(String field, String problem) {
-        return Fields.invalid(field, problem);
     }
 
     static ErrorResponseException notFound(String deviceType) {

@@ -20,9 +20,7 @@ import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.jdbc.support.JdbcTransactionManager;
 import org.springframework.transaction.support.TransactionOperations;
-import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.JsonGenerator;
 
 /** The SQL that writes data units to the history and moves each device's latest reading in {@code devices}. */
@@ -58,13 +56,46 @@ final class DataUnitWrites {
     private static final String DEVICE_COLUMNS = "channel, device_id, device_type, id, received_at, uplink_id,"
             + " measured_at, decoded_at, schema_version, measurements, attributes, measured_ns, received_ns, decoded_ns";
 
+    /**
+     * A batch's one statement: the rows parsed once; each row probes the primary key for a stored copy (a lateral
+     * subquery, so a nested loop over the index, never a hash anti join over the window's partitions); each
+     * device's latest reading moves with the newest row it inserted, devices in key order so two writers that
+     * briefly share devices never deadlock.
+     */
+    private static final String WRITE_BATCH = """
+                            WITH parsed AS MATERIALIZED (
+                                SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)),
+                            ins AS (
+                                INSERT INTO data_units (%1$s)
+                                SELECT %1$s FROM parsed r
+                                LEFT JOIN LATERAL (SELECT 1 AS found FROM data_units d WHERE d.id = r.id
+                                                   AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
+                                                                         AND r.received_at + CAST(:window AS interval)
+                                                   LIMIT 1) stored ON true
+                                WHERE stored.found IS NULL
+                                ON CONFLICT (id, received_at) DO NOTHING
+                                RETURNING id, received_at),
+                            r AS (
+                                SELECT DISTINCT ON (p.channel, p.device_id) p.* FROM parsed p JOIN ins USING (id, received_at)
+                                ORDER BY p.channel, p.device_id, p.received_at DESC, p.measured_at DESC, p.id DESC),
+                            dev AS (%3$s)
+                            SELECT count(*) FROM ins""".formatted(
+                    INSERT_COLUMNS,
+                    RECORD + ", uplink_digest bigint",
+                    UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS));
+
+    /** Moves each device's latest reading to the given rows' (one per device), where they are newer. */
+    private static final String UPSERT_NEWEST = "WITH r AS (SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb))"
+            + " AS r(%s)) %s".formatted(RECORD, UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS));
+
+    private static final String RETRY_WINDOW = HistoryStore.RETRY_WINDOW.toString();
+
     private final NamedParameterJdbcTemplate jdbc;
     private final TransactionOperations transactions;
 
-    DataUnitWrites(NamedParameterJdbcTemplate jdbc) {
+    DataUnitWrites(NamedParameterJdbcTemplate jdbc, TransactionOperations transactions) {
         this.jdbc = jdbc;
-        this.transactions = new TransactionTemplate(
-                new JdbcTransactionManager(jdbc.getJdbcTemplate().getDataSource()));
+        this.transactions = transactions;
     }
 
     /** See {@link HistoryStore#storeDataUnits}. */
@@ -85,36 +116,10 @@ final class DataUnitWrites {
         var first = new LinkedHashMap<UUID, Stored<DataUnit>>();
         units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored));
         var rows = rows(first.values());
-        var window = HistoryStore.RETRY_WINDOW.toString();
-        // Each row probes the primary key for a stored copy: a lateral subquery, so a nested loop over the index,
-        // never a hash anti join over the window's partitions.
-        // One statement in the common case: the rows are parsed once, and each device's latest reading moves with
-        // the newest row this statement inserted, devices in key order so two writers that briefly share devices
-        // never deadlock. Rows stored already (a replay, a retry) move it below, unless they conflict.
+        var window = RETRY_WINDOW;
+        // Rows stored already (a replay, a retry) move their device's latest reading below, unless they conflict.
         Integer inserted = jdbc.queryForObject(
-                """
-                WITH parsed AS MATERIALIZED (
-                    SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)),
-                ins AS (
-                    INSERT INTO data_units (%1$s)
-                    SELECT %1$s FROM parsed r
-                    LEFT JOIN LATERAL (SELECT 1 AS found FROM data_units d WHERE d.id = r.id
-                                       AND d.received_at BETWEEN r.received_at - CAST(:window AS interval)
-                                                             AND r.received_at + CAST(:window AS interval)
-                                       LIMIT 1) stored ON true
-                    WHERE stored.found IS NULL
-                    ON CONFLICT (id, received_at) DO NOTHING
-                    RETURNING id, received_at),
-                r AS (
-                    SELECT DISTINCT ON (p.channel, p.device_id) p.* FROM parsed p JOIN ins USING (id, received_at)
-                    ORDER BY p.channel, p.device_id, p.received_at DESC, p.measured_at DESC, p.id DESC),
-                dev AS (%3$s)
-                SELECT count(*) FROM ins""".formatted(
-                                INSERT_COLUMNS,
-                                RECORD + ", uplink_digest bigint",
-                                UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS)),
-                new MapSqlParameterSource("rows", rows).addValue("window", window),
-                Integer.class);
+                WRITE_BATCH, new MapSqlParameterSource("rows", rows).addValue("window", window), Integer.class);
         // The digests each id has in the store: those of this batch's firsts when all of them were inserted, so
         // only then (a replay, a retry, a conflict) is the store asked which.
         var known = new HashMap<UUID, Set<Long>>();
@@ -163,8 +168,7 @@ final class DataUnitWrites {
             }
             if (!newest.isEmpty()) {
                 jdbc.update(
-                        "WITH r AS (SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%s)) %s"
-                                .formatted(RECORD, UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS)),
+                        UPSERT_NEWEST,
                         new MapSqlParameterSource(
                                 "rows",
                                 rows(newest.values().stream()

@@ -33,8 +33,9 @@ class HistoryConfig {
     private static final Logger log = LoggerFactory.getLogger(HistoryConfig.class);
 
     @Bean
-    HistoryStore historyStore(NamedParameterJdbcTemplate jdbc, NotifyProperties properties) {
-        return new HistoryStore(jdbc, properties.history().aggregateLateness());
+    HistoryStore historyStore(
+            NamedParameterJdbcTemplate jdbc, TransactionTemplate transactions, NotifyProperties properties) {
+        return new HistoryStore(jdbc, transactions, properties.history().aggregateLateness());
     }
 
     @Bean

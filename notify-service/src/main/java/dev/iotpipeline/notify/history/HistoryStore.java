@@ -14,6 +14,9 @@ import java.util.Optional;
 import java.util.UUID;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.jdbc.support.JdbcTransactionManager;
+import org.springframework.transaction.support.TransactionOperations;
+import org.springframework.transaction.support.TransactionTemplate;
 import tools.jackson.core.type.TypeReference;
 
 /** PostgreSQL history of data units, and the latest reading of each device; every write is idempotent. */
@@ -41,15 +44,20 @@ public class HistoryStore {
      * @param aggregateLateness how long after {@code to} a reading measured before it may have been received and
      *     still be in an aggregate
      */
-    public HistoryStore(NamedParameterJdbcTemplate jdbc, Duration aggregateLateness) {
+    public HistoryStore(
+            NamedParameterJdbcTemplate jdbc, TransactionOperations transactions, Duration aggregateLateness) {
         this.jdbc = jdbc;
-        this.writes = new DataUnitWrites(jdbc);
+        this.writes = new DataUnitWrites(jdbc, transactions);
         this.aggregateLateness = aggregateLateness;
     }
 
-    /** With a day of aggregate lateness. */
+    /** With its own transactions on the template's data source and a day of aggregate lateness (tools, tests). */
     public HistoryStore(NamedParameterJdbcTemplate jdbc) {
-        this(jdbc, Duration.ofDays(1));
+        this(
+                jdbc,
+                new TransactionTemplate(
+                        new JdbcTransactionManager(jdbc.getJdbcTemplate().getDataSource())),
+                Duration.ofDays(1));
     }
 
     /**

@@ -71,6 +71,15 @@ public final class CompactedRegistry<V> implements AutoCloseable {
     /** Writes a change and waits until Kafka has it; the caller applies it here in its own way. */
     public void writeOnly(Sender kafka, String key, V value, Duration timeout)
             throws InterruptedException, ExecutionException, TimeoutException {
+        send(kafka, topic, key, value, timeout);
+    }
+
+    /**
+     * Writes a change (null deletes) to a registry topic and waits until Kafka has it: for a writer whose instance
+     * follows the topic another way (rules-service's topology reads it as a global store).
+     */
+    public static <V> void send(Sender kafka, PipelineTopic<V> topic, String key, V value, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
         kafka.send(topic.record(key, value)).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
     }
 

@@ -3,10 +3,10 @@ package dev.iotpipeline.rules.rule;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
+import dev.iotpipeline.kafka.topic.CompactedRegistry;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.concurrent.TimeUnit;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
@@ -53,7 +53,7 @@ public final class RuleRegistry {
 
     /** Writes a change (null deletes), waits until Kafka has it, then applies it here. */
     private void write(String id, Rule rule) throws Exception {
-        kafka.send(PipelineTopic.RULES.record(id, rule)).get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        CompactedRegistry.send(kafka::send, PipelineTopic.RULES, id, rule, sendTimeout);
         rules.apply(id, rule);
     }
 }
