@@ -41,7 +41,10 @@ class RegistryConfig {
         return new ReaderLifecycle("device-types registry", properties.kafka().readerStartTimeout(), timeout -> {
             // Read whole before the listener starts: it must exist even if KafkaAdmin's pass could not create it.
             var k = properties.kafka();
-            TopicDeclarations.createMissing(admin, k.partitions(), k.replicationFactor(), PipelineTopic.DEVICE_TYPES);
+            if (!TopicDeclarations.createMissing(
+                    admin, timeout, k.partitions(), k.replicationFactor(), PipelineTopic.DEVICE_TYPES)) {
+                return false;
+            }
             registry.start(timeout);
             BuiltInDeviceTypes.register(
                     codecs,

@@ -84,8 +84,15 @@ class LiveConfig {
     ReaderLifecycle liveFeedReader(LiveFeed feed, KafkaAdmin admin) {
         var k = properties.kafka();
         return new ReaderLifecycle("live feed", k.readerStartTimeout(), timeout -> {
-            TopicDeclarations.createMissing(
-                    admin, k.partitions(), k.replicationFactor(), PipelineTopic.DATA_UNITS, PipelineTopic.ALARMS);
+            if (!TopicDeclarations.createMissing(
+                    admin,
+                    timeout,
+                    k.partitions(),
+                    k.replicationFactor(),
+                    PipelineTopic.DATA_UNITS,
+                    PipelineTopic.ALARMS)) {
+                return false;
+            }
             feed.start(timeout);
             return true;
         });

@@ -52,15 +52,24 @@ public final class TopicDeclarations {
     }
 
     /**
-     * Creates those of {@code topics} that do not exist yet, now: for a reader or Kafka Streams that needs them before
-     * KafkaAdmin's own pass, or before their owner has started.
+     * Creates those of {@code topics} that do not exist yet, now, and waits until the broker serves each one's
+     * partitions with a leader: for a reader or Kafka Streams that needs them before KafkaAdmin's own pass, or before
+     * their owner has started. The wait matters because a KRaft broker applies a new topic to the metadata it serves
+     * a moment after the controller answered the create, and Kafka Streams' global store refuses to start on a topic
+     * that shows no partitions.
+     *
+     * @return false when the topics were not served within {@code timeout}
      */
-    public static void createMissing(
-            KafkaAdmin admin, int partitions, short replicationFactor, PipelineTopic<?>... topics) {
+    public static boolean createMissing(
+            KafkaAdmin admin, Duration timeout, int partitions, short replicationFactor, PipelineTopic<?>... topics)
+            throws InterruptedException {
+        var config = admin.getConfigurationProperties();
         admin.createOrModifyTopics(TopicPartitions.keepExisting(
-                admin.getConfigurationProperties(),
+                config,
                 Arrays.stream(topics)
                         .map(topic -> topic.newTopic(partitions, replicationFactor))
                         .toArray(NewTopic[]::new)));
+        return TopicPartitions.awaitLeaders(
+                config, Arrays.stream(topics).map(PipelineTopic::topicName).toList(), timeout);
     }
 }

@@ -1,5 +1,6 @@
 package dev.iotpipeline.kafka.topic;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -25,6 +26,7 @@ public final class TopicPartitions {
 
     private static final Logger log = LoggerFactory.getLogger(TopicPartitions.class);
     private static final int DESCRIBE_TIMEOUT_SECONDS = 10;
+    private static final long POLL_MILLIS = 50;
 
     private TopicPartitions() {}
 
@@ -56,6 +58,42 @@ public final class TopicPartitions {
     /** One topic: see {@link #keepExisting(Map, NewTopic...)}. */
     public static NewTopic keepExisting(Map<String, Object> adminConfig, NewTopic declared) {
         return keepExisting(adminConfig, new NewTopic[] {declared})[0];
+    }
+
+    /**
+     * Waits until the broker describes every one of {@code names} with a leader for each partition.
+     *
+     * @return false when they were not all served within {@code timeout}
+     */
+    static boolean awaitLeaders(Map<String, Object> adminConfig, List<String> names, Duration timeout)
+            throws InterruptedException {
+        var config = new HashMap<>(adminConfig);
+        config.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "topic-partitions");
+        long deadline = System.nanoTime() + timeout.toNanos();
+        try (var admin = Admin.create(config)) {
+            while (true) {
+                try {
+                    var described =
+                            admin.describeTopics(names).allTopicNames().get(DESCRIBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    if (described.values().stream().allMatch(TopicPartitions::led)) {
+                        return true;
+                    }
+                } catch (ExecutionException | TimeoutException e) {
+                    // Unknown for a moment after its creation: asked again until the deadline.
+                    log.debug("{} not served yet: {}", names, e.toString());
+                }
+                if (System.nanoTime() - deadline >= 0) {
+                    return false;
+                }
+                Thread.sleep(POLL_MILLIS);
+            }
+        }
+    }
+
+    private static boolean led(TopicDescription description) {
+        return !description.partitions().isEmpty()
+                && description.partitions().stream()
+                        .allMatch(p -> p.leader() != null && !p.leader().isEmpty());
     }
 
     private static Map<String, Integer> existingCounts(Admin admin, List<String> names)

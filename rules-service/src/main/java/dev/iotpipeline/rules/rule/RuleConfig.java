@@ -37,16 +37,17 @@ class RuleConfig {
     @Bean
     ReaderLifecycle streamsInputs(KafkaAdmin admin, RulesProperties properties) {
         var k = properties.kafka();
-        return new ReaderLifecycle("Kafka Streams' input topics", k.readerStartTimeout(), timeout -> {
-            TopicDeclarations.createMissing(
-                    admin,
-                    k.partitions(),
-                    k.replicationFactor(),
-                    PipelineTopic.RULES,
-                    PipelineTopic.DATA_UNITS,
-                    PipelineTopic.ALARM_COMMANDS);
-            return true;
-        });
+        return new ReaderLifecycle(
+                "Kafka Streams' input topics",
+                k.readerStartTimeout(),
+                timeout -> TopicDeclarations.createMissing(
+                        admin,
+                        timeout,
+                        k.partitions(),
+                        k.replicationFactor(),
+                        PipelineTopic.RULES,
+                        PipelineTopic.DATA_UNITS,
+                        PipelineTopic.ALARM_COMMANDS));
     }
 
     /** The topics rules owns, created when missing, so the service also starts against a bare broker. */
