@@ -1,5 +1,6 @@
 package dev.iotpipeline.notify.live.feed;
 
+import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
 import java.nio.charset.StandardCharsets;
@@ -44,7 +45,7 @@ public record LiveEvent(
         var traceId = RecordTracing.traceId(record.headers());
         return switch (stream) {
             case DATA_UNITS -> {
-                var unit = PipelineTopic.DATA_UNITS.read(record.value());
+                var unit = EventJson.read(record.value(), Routing.class);
                 yield new LiveEvent(
                         stream,
                         unit.id(),
@@ -75,4 +76,11 @@ public record LiveEvent(
             }
         };
     }
+
+    /**
+     * What the feed reads of a data unit: the fields it routes and resumes by. Its measurements and attributes are
+     * skipped, not built into maps, on every data unit whether or not anyone is subscribed; subscribers get the
+     * record's own JSON.
+     */
+    record Routing(UUID id, String channel, String deviceType, String deviceId, Instant receivedAt) {}
 }
