@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.function.DoubleFunction;
 import java.util.function.ToDoubleFunction;
@@ -61,6 +62,20 @@ final class ThroughputReport {
 
     private ThroughputReport() {}
 
+    /** The first run's warm-up as " of 60 s at 5,000 requests/s", or nothing when it had none. */
+    private static String warmup(List<Path> runDirs) {
+        var file = runDirs.isEmpty() ? null : runDirs.getFirst().resolve("warmup.json");
+        if (file == null || !Files.exists(file)) {
+            return "";
+        }
+        var warmup = Json.read(file);
+        return String.format(
+                Locale.ROOT,
+                " of %.0f s at %,.0f requests/s",
+                warmup.get("durationSeconds").asDouble(),
+                warmup.get("ratePerSecond").asDouble());
+    }
+
     static String render(Path dir, String command) throws IOException {
         var phases = new LinkedHashMap<Phase, List<Run>>();
         var runDirs = runDirs(dir);
@@ -81,7 +96,9 @@ final class ThroughputReport {
         out.append("- **Runs:** ")
                 .append(runDirs.size())
                 .append(runDirs.size() == 1 ? " fresh stack" : " fresh stacks")
-                .append("; on each a warm-up (not counted), then ")
+                .append("; on each a warm-up")
+                .append(warmup(runDirs))
+                .append(" (not counted), then ")
                 .append(
                         "the single-POST phase, then the batched one, each starting once the one before was all stored\n");
         out.append("- **Figures:** medians over the runs, the range in brackets. Stored/s = uplinks stored ÷ (phase ")
