@@ -13,6 +13,8 @@ import org.apache.kafka.common.Uuid;
 /** Writes what a {@link KafkaBroker} runs from under its data directory, and the JVM command that runs it. */
 final class BrokerSetup {
 
+    private static final int CORES = Runtime.getRuntime().availableProcessors();
+
     private final Path dir;
     private final int port;
     private final int controllerPort;
@@ -93,6 +95,11 @@ final class BrokerSetup {
                 // Kafka 4.1's group coordinator holds offset commits 5 ms to batch them; every consumer that
                 // commits before its next poll (the decoder, the history writer) paid that on each batch.
                 "group.coordinator.append.linger.ms=0",
+                // Kafka's defaults (8 request handlers, 3 network threads) are sized for a server of its own; on a
+                // box the broker shares with the whole pipeline, each request handed between that many threads cost
+                // the broker about a fifth more CPU per uplink (docs/benchmarks/raw/experiments/broker-threads.md).
+                "num.io.threads=" + Math.max(2, CORES),
+                "num.network.threads=" + Math.max(1, CORES / 2),
                 "");
     }
 
