@@ -14,6 +14,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.errors.BrokerNotAvailableException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.slf4j.Logger;
@@ -121,6 +122,20 @@ public final class KafkaCircuit implements AutoCloseable {
         if (isOpen()) {
             refuseWaiting();
         }
+    }
+
+    /**
+     * Fails each request awaiting its ack for {@code timeout} or longer with a {@link TimeoutException}, as
+     * {@code orTimeout} would have.
+     */
+    public void expireWaiting(Duration timeout) {
+        long now = System.nanoTime();
+        long limit = timeout.toNanos();
+        waiting.forEach((request, started) -> {
+            if (now - started >= limit) {
+                request.completeExceptionally(new TimeoutException("no ack within " + timeout.toMillis() + " ms"));
+            }
+        });
     }
 
     private void refuseWaiting() {

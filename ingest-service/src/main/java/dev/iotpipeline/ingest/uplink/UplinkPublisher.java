@@ -12,6 +12,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
@@ -26,7 +28,7 @@ import org.springframework.web.ErrorResponseException;
  * number of uplinks awaiting an ack is bounded; past the bound, when Kafka does not answer in time, or at
  * once while the Kafka circuit is open, the request gets a 503 with Retry-After instead of waiting.
  */
-class UplinkPublisher {
+class UplinkPublisher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UplinkPublisher.class);
 
@@ -37,6 +39,7 @@ class UplinkPublisher {
     private final IngestMetrics metrics;
     private final KafkaCircuit circuit;
     private final TraceStart traces;
+    private final ScheduledExecutorService deadlines;
 
     UplinkPublisher(
             KafkaOperations<String, Object> kafka,
@@ -53,6 +56,13 @@ class UplinkPublisher {
         this.retryAfter = retryAfter;
         this.inFlight = new Semaphore(maxInFlight);
         this.metrics = metrics;
+        // One sweep for every request's deadline, not a timer per request: CompletableFuture.orTimeout's timers,
+        // scheduled and cancelled once per POST on the common pool's delay scheduler, cost about 7 µs of CPU per
+        // uplink at 5,000 POSTs/s (docs/benchmarks/thread-cpu.md). The deadline is kept to within a tenth of it.
+        this.deadlines = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("ingest-send-deadlines").daemon().factory());
+        long every = Math.max(1, Math.min(100, sendTimeout.toMillis() / 10));
+        deadlines.scheduleWithFixedDelay(() -> circuit.expireWaiting(sendTimeout), every, every, TimeUnit.MILLISECONDS);
     }
 
     CompletableFuture<List<EncodedUplink>> publish(List<EncodedUplink> uplinks) {
@@ -83,9 +93,8 @@ class UplinkPublisher {
             return CompletableFuture.failedFuture(
                     unavailable("kafka-unavailable", "The uplink could not be made durable; retry later", e));
         }
-        // Answered by the acks, by our timeout, or at once should the circuit open meanwhile (the broker died).
-        var acked = CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
-                .orTimeout(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
+        // Answered by the acks, by the deadline sweep, or at once should the circuit open meanwhile (the broker died).
+        var acked = CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new));
         circuit.awaiting(acked);
         return acked.handle((ignored, error) -> {
             release(count);
@@ -98,6 +107,11 @@ class UplinkPublisher {
             sample.stop(metrics.kafkaSend());
             return uplinks;
         });
+    }
+
+    @Override
+    public void close() {
+        deadlines.shutdownNow();
     }
 
     private void release(int count) {
