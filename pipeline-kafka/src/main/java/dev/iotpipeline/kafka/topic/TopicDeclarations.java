@@ -63,13 +63,14 @@ public final class TopicDeclarations {
     public static boolean createMissing(
             KafkaAdmin admin, Duration timeout, int partitions, short replicationFactor, PipelineTopic<?>... topics)
             throws InterruptedException {
-        var config = admin.getConfigurationProperties();
-        admin.createOrModifyTopics(TopicPartitions.keepExisting(
-                config,
-                Arrays.stream(topics)
-                        .map(topic -> topic.newTopic(partitions, replicationFactor))
-                        .toArray(NewTopic[]::new)));
-        return TopicPartitions.awaitLeaders(
-                config, Arrays.stream(topics).map(PipelineTopic::topicName).toList(), timeout);
+        var declared = Arrays.stream(topics)
+                .map(topic -> topic.newTopic(partitions, replicationFactor))
+                .toArray(NewTopic[]::new);
+        // One client for the look before the create and the wait after it; KafkaAdmin creates with its own.
+        try (var client = TopicPartitions.client(admin.getConfigurationProperties())) {
+            admin.createOrModifyTopics(TopicPartitions.keepExisting(client, declared));
+            return TopicPartitions.awaitLeaders(
+                    client, Arrays.stream(topics).map(PipelineTopic::topicName).toList(), timeout);
+        }
     }
 }

@@ -36,11 +36,20 @@ public final class TopicPartitions {
      * @param adminConfig a Kafka admin client configuration (Spring's {@code KafkaAdmin.getConfigurationProperties()})
      */
     public static NewTopic[] keepExisting(Map<String, Object> adminConfig, NewTopic... declared) {
+        try (var admin = client(adminConfig)) {
+            return keepExisting(admin, declared);
+        } catch (RuntimeException e) {
+            // A client that cannot even be made is the admin's to report, with the declarations as they were.
+            log.debug("Could not describe {}: {}", Arrays.toString(declared), e.toString());
+            return declared;
+        }
+    }
+
+    /** As {@link #keepExisting(Map, NewTopic...)}, through an admin client the caller holds. */
+    static NewTopic[] keepExisting(Admin admin, NewTopic... declared) {
         var names = Arrays.stream(declared).map(NewTopic::name).toList();
         Map<String, Integer> existing;
-        var config = new HashMap<>(adminConfig);
-        config.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "topic-partitions");
-        try (var admin = Admin.create(config)) {
+        try {
             existing = existingCounts(admin, names);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -55,6 +64,13 @@ public final class TopicPartitions {
                 .toArray(NewTopic[]::new);
     }
 
+    /** An admin client of {@code adminConfig} (Spring's {@code KafkaAdmin.getConfigurationProperties()}). */
+    static Admin client(Map<String, Object> adminConfig) {
+        var config = new HashMap<>(adminConfig);
+        config.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "topic-partitions");
+        return Admin.create(config);
+    }
+
     /** One topic: see {@link #keepExisting(Map, NewTopic...)}. */
     public static NewTopic keepExisting(Map<String, Object> adminConfig, NewTopic declared) {
         return keepExisting(adminConfig, new NewTopic[] {declared})[0];
@@ -65,28 +81,23 @@ public final class TopicPartitions {
      *
      * @return false when they were not all served within {@code timeout}
      */
-    static boolean awaitLeaders(Map<String, Object> adminConfig, List<String> names, Duration timeout)
-            throws InterruptedException {
-        var config = new HashMap<>(adminConfig);
-        config.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "topic-partitions");
+    static boolean awaitLeaders(Admin admin, List<String> names, Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        try (var admin = Admin.create(config)) {
-            while (true) {
-                try {
-                    var described =
-                            admin.describeTopics(names).allTopicNames().get(DESCRIBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                    if (described.values().stream().allMatch(TopicPartitions::led)) {
-                        return true;
-                    }
-                } catch (ExecutionException | TimeoutException e) {
-                    // Unknown for a moment after its creation: asked again until the deadline.
-                    log.debug("{} not served yet: {}", names, e.toString());
+        while (true) {
+            try {
+                var described =
+                        admin.describeTopics(names).allTopicNames().get(DESCRIBE_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                if (described.values().stream().allMatch(TopicPartitions::led)) {
+                    return true;
                 }
-                if (System.nanoTime() - deadline >= 0) {
-                    return false;
-                }
-                Thread.sleep(POLL_MILLIS);
+            } catch (ExecutionException | TimeoutException e) {
+                // Unknown for a moment after its creation: asked again until the deadline.
+                log.debug("{} not served yet: {}", names, e.toString());
             }
+            if (System.nanoTime() - deadline >= 0) {
+                return false;
+            }
+            Thread.sleep(POLL_MILLIS);
         }
     }
 
