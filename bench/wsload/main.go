@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"io"
 	"log"
 	"math"
 	"net/http"
@@ -58,6 +59,10 @@ type report struct {
 	LatencyP95Ms       float64 `json:"latencyP95Ms"`
 	LatencyP99Ms       float64 `json:"latencyP99Ms"`
 	LatencyMaxMs       float64 `json:"latencyMaxMs"`
+	PostP50Ms          float64 `json:"postP50Ms"`
+	PostP90Ms          float64 `json:"postP90Ms"`
+	PostP99Ms          float64 `json:"postP99Ms"`
+	PostMaxMs          float64 `json:"postMaxMs"`
 	HeapAfterConnectMB float64 `json:"loadClientHeapMB"`
 }
 
@@ -89,7 +94,7 @@ func main() {
 	heap := mem.heapMB()
 	log.Printf("%d of %d subscribers connected and subscribed to %s", connected, c.subscribers, c.channel)
 
-	published, failures := publish(c)
+	published, failures, posts := publish(c)
 	time.Sleep(c.drain)
 	for _, s := range subs {
 		if s.conn != nil {
@@ -105,6 +110,7 @@ func main() {
 		os.WriteFile(c.dump, []byte(b.String()), 0o644)
 	}
 	r := summarise(c, subs, connected, published, failures)
+	r.PostP50Ms, r.PostP90Ms, r.PostP99Ms, r.PostMaxMs = percentiles(posts)
 	r.HeapAfterConnectMB = heap
 	out, _ := json.MarshalIndent(r, "", "  ")
 	fmt.Println(string(out))
@@ -204,11 +210,15 @@ func (s *subscriber) read() {
 	}
 }
 
-func publish(c config) (int64, int64) {
+// publish posts at the configured rate and returns the uplinks accepted, the failures and each accepted POST's
+// time from sending the request to reading the 202, in ms.
+func publish(c config) (int64, int64, []float32) {
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	url := fmt.Sprintf("%s/sensor-data/%s/encoded/em300th", strings.TrimRight(c.ingestURL, "/"), c.channel)
 	var published, failures int64
 	var wg sync.WaitGroup
+	var mu sync.Mutex
+	var posts []float32
 	interval := time.Duration(float64(time.Second) / c.rate)
 	ticker := time.NewTicker(interval)
 	defer ticker.Stop()
@@ -222,6 +232,7 @@ func publish(c config) (int64, int64) {
 			req, _ := http.NewRequest(http.MethodPost, url, strings.NewReader(body))
 			req.Header.Set("Content-Type", "application/json")
 			req.Header.Set("Authorization", "Bearer "+c.deviceKey)
+			sent := time.Now()
 			resp, err := client.Do(req)
 			if err != nil || resp.StatusCode != http.StatusAccepted {
 				atomic.AddInt64(&failures, 1)
@@ -230,12 +241,30 @@ func publish(c config) (int64, int64) {
 				}
 				return
 			}
+			io.Copy(io.Discard, resp.Body)
 			resp.Body.Close()
+			took := float32(time.Since(sent).Seconds() * 1000)
+			mu.Lock()
+			posts = append(posts, took)
+			mu.Unlock()
 			atomic.AddInt64(&published, 1)
 		}(n)
 	}
 	wg.Wait()
-	return published, failures
+	return published, failures, posts
+}
+
+// percentiles gives p50, p90, p99 and max of the values, in ms rounded to 0.1 (zeros when there are none).
+func percentiles(values []float32) (float64, float64, float64, float64) {
+	if len(values) == 0 {
+		return 0, 0, 0, 0
+	}
+	sorted := append([]float32(nil), values...)
+	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
+	pct := func(p float64) float64 {
+		return round(float64(sorted[int(math.Ceil(p*float64(len(sorted))))-1]))
+	}
+	return pct(0.5), pct(0.9), pct(0.99), round(float64(sorted[len(sorted)-1]))
 }
 
 func le16(v int) string {

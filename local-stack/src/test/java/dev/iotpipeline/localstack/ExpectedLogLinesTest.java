@@ -66,6 +66,6 @@ class ExpectedLogLinesTest {
             filter.setKeep(keep);
         }
         filter.start();
-        context.addTurboFilter(filter);
+        logged.addFilter(filter);
     }
 }
