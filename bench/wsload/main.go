@@ -254,17 +254,19 @@ func publish(c config) (int64, int64, []float32) {
 	return published, failures, posts
 }
 
-// percentiles gives p50, p90, p99 and max of the values, in ms rounded to 0.1 (zeros when there are none).
+// percentiles gives p50, p90, p99 and max of the values (zeros when there are none).
 func percentiles(values []float32) (float64, float64, float64, float64) {
 	if len(values) == 0 {
 		return 0, 0, 0, 0
 	}
 	sorted := append([]float32(nil), values...)
 	sort.Slice(sorted, func(i, j int) bool { return sorted[i] < sorted[j] })
-	pct := func(p float64) float64 {
-		return round(float64(sorted[int(math.Ceil(p*float64(len(sorted))))-1]))
-	}
-	return pct(0.5), pct(0.9), pct(0.99), round(float64(sorted[len(sorted)-1]))
+	return percentile(sorted, 0.5), percentile(sorted, 0.9), percentile(sorted, 0.99), percentile(sorted, 1)
+}
+
+// percentile is the nearest-rank p-quantile of sorted (not empty) values, in ms rounded to 0.1.
+func percentile(sorted []float32, p float64) float64 {
+	return round(float64(sorted[int(math.Ceil(p*float64(len(sorted))))-1]))
 }
 
 func le16(v int) string {
@@ -295,12 +297,10 @@ func summarise(c config, subs []*subscriber, connected int, published, failures 
 		for _, v := range all {
 			sum += float64(v)
 		}
-		pct := func(p float64) float64 {
-			return round(float64(all[int(math.Ceil(p*float64(len(all))))-1]))
-		}
 		r.LatencyMeanMs = round(sum / float64(len(all)))
-		r.LatencyP50Ms, r.LatencyP90Ms, r.LatencyP95Ms, r.LatencyP99Ms = pct(0.5), pct(0.9), pct(0.95), pct(0.99)
-		r.LatencyMaxMs = round(float64(all[len(all)-1]))
+		r.LatencyP50Ms, r.LatencyP90Ms = percentile(all, 0.5), percentile(all, 0.9)
+		r.LatencyP95Ms, r.LatencyP99Ms = percentile(all, 0.95), percentile(all, 0.99)
+		r.LatencyMaxMs = percentile(all, 1)
 	}
 	return r
 }
