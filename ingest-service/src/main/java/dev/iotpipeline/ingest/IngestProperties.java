@@ -19,7 +19,8 @@ public record IngestProperties(
         @Valid @NotNull @DefaultValue RateLimit rateLimit,
         @Valid @NotNull @DefaultValue Webhooks webhooks,
         @Valid @NotNull @DefaultValue Bench bench,
-        @Valid @NotNull @DefaultValue DevicePath devicePath) {
+        @Valid @NotNull @DefaultValue DevicePath devicePath,
+        @Valid @NotNull @DefaultValue Registry registry) {
 
     /**
      * How long a request may wait for Kafka before 503, how many uplinks may await an ack at once, and the layout
@@ -77,6 +78,16 @@ public record IngestProperties(
      * (the default), or only by the full MVC path, for comparing the two.
      */
     public record DevicePath(@DefaultValue("true") boolean lean) {}
+
+    /**
+     * The device registry: how long a rotated-out credential keeps working when the rotation names no overlap, how
+     * many lines one import may hold (its body is bounded by {@code iot.http.max-import-size}) and how long an import
+     * may wait for Kafka to take its changes.
+     */
+    public record Registry(
+            @NotNull @DefaultValue("1h") Duration defaultOverlap,
+            @DefaultValue("250000") @Positive int maxImportLines,
+            @NotNull @DefaultValue("120s") Duration importTimeout) {}
 
     /** A Kafka-free 202 endpoint at /bench/noop, only for measuring the HTTP ceiling in benchmarks. */
     public record Bench(@DefaultValue("false") boolean noopEndpoint) {}

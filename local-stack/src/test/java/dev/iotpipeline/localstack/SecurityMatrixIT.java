@@ -213,6 +213,104 @@ class SecurityMatrixIT {
     }
 
     @Test
+    void aDeviceCredentialPostsOnlyAsItsDeviceAndFollowsDisableRotationRevocationAndPolicy() throws Exception {
+        var channel = "it-registry-" + UUID.randomUUID().toString().substring(0, 8);
+        var registry = stack.ingestUrl() + "/registry/" + channel;
+        var post = stack.ingestUrl() + "/sensor-data/" + channel + "/encoded/em300th";
+        var own = "{\"deviceId\":\"reg-1\",\"payloadHex\":\"01755C03673401046865\"}";
+        var other = own.replace("reg-1", "reg-2");
+        var first = "reg-1-first-secret-" + UUID.randomUUID();
+
+        assertProblem(send("PUT", registry + "/devices/reg-1", "{}", ADMIN_TOKEN), 404, "unknown-channel");
+        assertThat(send("PUT", registry + "/policy", "{\"unknownDevices\":\"open\"}", ADMIN_TOKEN)
+                        .statusCode())
+                .isEqualTo(200);
+        assertProblem(send("PUT", registry + "/devices/reg-1", "{}", DEVICE_KEY), 403, "wrong-role");
+        assertProblem(send("GET", registry + "/devices", null, DASHBOARD_TOKEN), 403, "wrong-role");
+        assertProblem(send("GET", registry + "/devices", null, null), 401, "missing-credentials");
+        var created = send(
+                "PUT",
+                registry + "/devices/reg-1",
+                "{\"deviceType\":\"em300th\",\"labels\":{\"room\":\"12\"},\"secret\":\"" + first + "\"}",
+                ADMIN_TOKEN);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        assertThat(created.body()).doesNotContain(first);
+
+        // own device 202, another device 403, another channel 403
+        assertThat(send("POST", post, own, first).statusCode()).isEqualTo(202);
+        assertProblem(send("POST", post, other, first), 403, "wrong-device");
+        assertProblem(
+                send("POST", stack.ingestUrl() + "/sensor-data/" + OTHER_CHANNEL + "/encoded/em300th", own, first),
+                403,
+                "channel-forbidden");
+
+        // disabled 403 (the channel key too), enabled again 202
+        send("PUT", registry + "/devices/reg-1", "{\"deviceType\":\"em300th\",\"enabled\":false}", ADMIN_TOKEN);
+        assertProblem(send("POST", post, own, first), 403, "device-disabled");
+        assertProblem(send("POST", post, own, DEVICE_KEY), 403, "device-disabled");
+        send("PUT", registry + "/devices/reg-1", "{\"deviceType\":\"em300th\"}", ADMIN_TOKEN);
+        assertThat(send("POST", post, own, first).statusCode()).isEqualTo(202);
+
+        // rotation: old and new both 202 during the overlap, the old one 401 after it
+        var issued = PipelineClient.json(
+                send("POST", registry + "/devices/reg-1/credentials", "{\"overlapSeconds\":2}", ADMIN_TOKEN)
+                        .body());
+        var second = issued.get("secret").asString();
+        assertThat(send("POST", post, own, first).statusCode()).isEqualTo(202);
+        assertThat(send("POST", post, own, second).statusCode()).isEqualTo(202);
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(250))
+                .until(() -> send("POST", post, own, first).statusCode() == 401);
+        assertProblem(send("POST", post, own, first), 401, "invalid-credentials");
+        assertThat(send("POST", post, own, second).statusCode()).isEqualTo(202);
+
+        // revoked 401
+        var revoke = send(
+                "DELETE",
+                registry + "/devices/reg-1/credentials/" + issued.get("id").asString(),
+                null,
+                ADMIN_TOKEN);
+        assertThat(revoke.statusCode()).as(revoke.body()).isEqualTo(204);
+        assertProblem(send("POST", post, own, second), 401, "invalid-credentials");
+
+        // a channel of registered devices only: an unknown device is refused under the channel key
+        assertThat(send("POST", post, other, DEVICE_KEY).statusCode()).isEqualTo(202);
+        send("PUT", registry + "/policy", "{\"unknownDevices\":\"registered\"}", ADMIN_TOKEN);
+        assertProblem(send("POST", post, other, DEVICE_KEY), 403, "unregistered-device");
+        assertThat(send("POST", post, own, DEVICE_KEY).statusCode()).isEqualTo(202);
+    }
+
+    @Test
+    void aBulkImportAppliesItsValidLinesNamesTheOthersByLineAndIsIdempotent() {
+        var channel = "it-import-" + UUID.randomUUID().toString().substring(0, 8);
+        var registry = stack.ingestUrl() + "/registry/" + channel;
+        send("PUT", registry + "/policy", "{\"unknownDevices\":\"open\"}", ADMIN_TOKEN);
+        var csv = "deviceId,deviceType,enabled,labels\nimp-1,em300th,true,room=1\nimp 2,em300th,true,\n"
+                + "imp-3,em300th,false,\n";
+
+        var first = sendTyped("POST", registry + "/import", csv, "text/csv", ADMIN_TOKEN);
+        var again = sendTyped("POST", registry + "/import", csv, "text/csv", ADMIN_TOKEN);
+        var ndjson = sendTyped(
+                "POST", registry + "/import", "{\"deviceId\":\"imp-4\"}\n", "application/x-ndjson", ADMIN_TOKEN);
+
+        assertProblem(first, 422, "import-errors");
+        var report = PipelineClient.json(first.body());
+        assertThat(report.get("created").asInt()).isEqualTo(2);
+        assertThat(report.get("errors").get(0).get("line").asInt()).isEqualTo(3);
+        assertThat(PipelineClient.json(again.body()).get("unchanged").asInt()).isEqualTo(2);
+        assertThat(ndjson.statusCode()).as(ndjson.body()).isEqualTo(200);
+        var page = PipelineClient.json(
+                send("GET", registry + "/devices?limit=2", null, ADMIN_TOKEN).body());
+        assertThat(page.get("total").asInt()).isEqualTo(3);
+        assertThat(page.get("next").asString()).isEqualTo("imp-3");
+        assertProblem(
+                sendTyped("POST", registry + "/import", "deviceId,colour\nx,red\n", "text/csv", ADMIN_TOKEN),
+                400,
+                "invalid-import");
+    }
+
+    @Test
     void aDashboardTokenMayNotAcknowledgeOrReadAnAlarmOfAnotherChannel() {
         var channel = "it-matrix-alarm-" + UUID.randomUUID().toString().substring(0, 8);
         var rule = client.createRule("{\"name\":\"matrix hot\",\"filter\":{\"channel\":\"" + channel

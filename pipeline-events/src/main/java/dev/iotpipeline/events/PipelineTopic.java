@@ -51,9 +51,24 @@ public final class PipelineTopic<V> {
     public static final PipelineTopic<DeviceType> DEVICE_TYPES =
             new PipelineTopic<>("device-types", DeviceType.class, Owner.DECODER, true);
     public static final PipelineTopic<Rule> RULES = new PipelineTopic<>("rules", Rule.class, Owner.RULES, true);
+    /** The device registry, keyed by {@link RegisteredDevice#key}: what ingest checks devices' credentials against. */
+    public static final PipelineTopic<RegisteredDevice> DEVICES =
+            new PipelineTopic<>("devices", RegisteredDevice.class, Owner.INGEST, true);
+    /** Whether a channel accepts devices it has no registration for, keyed by channel. */
+    public static final PipelineTopic<ChannelPolicy> CHANNEL_POLICIES =
+            new PipelineTopic<>("channel-policies", ChannelPolicy.class, Owner.INGEST, true);
 
     private static final List<PipelineTopic<?>> ALL = List.of(
-            UPLINKS_ENCODED, DATA_UNITS, DEAD_LETTER, EVENTS_DEAD_LETTER, ALARMS, ALARM_COMMANDS, DEVICE_TYPES, RULES);
+            UPLINKS_ENCODED,
+            DATA_UNITS,
+            DEAD_LETTER,
+            EVENTS_DEAD_LETTER,
+            ALARMS,
+            ALARM_COMMANDS,
+            DEVICE_TYPES,
+            RULES,
+            DEVICES,
+            CHANNEL_POLICIES);
 
     private final String topicName;
     private final Class<V> valueType;
@@ -114,7 +129,7 @@ public final class PipelineTopic<V> {
         return new ProducerRecord<>(topicName, key, value);
     }
 
-    /** Registries are tiny and read whole by every instance, so one partition keeps them in order. */
+    /** Registries are read whole by every instance, so one partition keeps each one's changes in order. */
     public NewTopic newTopic(int partitions, short replicationFactor) {
         var topic = new NewTopic(topicName, compacted ? 1 : partitions, replicationFactor);
         if (compacted) {

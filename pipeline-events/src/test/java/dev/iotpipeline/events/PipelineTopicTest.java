@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.Test;
@@ -24,13 +25,39 @@ class PipelineTopicTest {
                         "alarms",
                         "alarm-commands",
                         "device-types",
-                        "rules");
+                        "rules",
+                        "devices",
+                        "channel-policies");
         assertThat(PipelineTopic.all()).allSatisfy(topic -> {
             assertThat(topic.owner()).isNotNull();
             assertThat(topic.valueType()).isNotNull();
         });
         assertThat(PipelineTopic.DATA_UNITS.owner()).isEqualTo(PipelineTopic.Owner.DECODER);
         assertThat(PipelineTopic.ALARMS.owner()).isEqualTo(PipelineTopic.Owner.RULES);
+        assertThat(PipelineTopic.DEVICES.owner()).isEqualTo(PipelineTopic.Owner.INGEST);
+        assertThat(PipelineTopic.DEVICES.compacted()).isTrue();
+    }
+
+    @Test
+    void shouldReadARegisteredDeviceWithItsHashedCredentials() {
+        var secret = new RegisteredDevice.Secret(
+                "0123456789ab", "0123456789ab".repeat(5) + "cdef", Instant.parse("2026-11-27T00:00:00Z"), null);
+        var device = new RegisteredDevice(
+                "demo",
+                "sensor-1",
+                RegisteredDevice.SCHEMA_VERSION,
+                "lht65",
+                Map.of("floor", "3"),
+                true,
+                List.of(secret),
+                Instant.parse("2026-11-27T00:00:01Z"));
+
+        var read = PipelineTopic.DEVICES.read(
+                PipelineTopic.DEVICES.valueSerde().serializer().serialize("devices", device));
+
+        assertThat(read).isEqualTo(device);
+        assertThat(read.key()).isEqualTo("demo/sensor-1");
+        assertThat(secret.validAt(Instant.parse("2030-01-01T00:00:00Z"))).isTrue();
     }
 
     @Test

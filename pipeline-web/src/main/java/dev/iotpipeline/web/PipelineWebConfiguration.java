@@ -91,8 +91,7 @@ public class PipelineWebConfiguration {
 
     @Bean
     FilterRegistrationBean<BodyLimitFilter> bodyLimitFilter(HttpLimits limits, ProblemWriter problems) {
-        var registration = new FilterRegistrationBean<>(
-                new BodyLimitFilter(limits.maxBodySize().toBytes(), problems));
+        var registration = new FilterRegistrationBean<>(new BodyLimitFilter(limits, problems));
         registration.setOrder(BODY_LIMIT_ORDER);
         return registration;
     }

@@ -11,7 +11,10 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
-/** Token buckets per device key (Bucket4j), counted in uplinks; bounded by the number of configured keys. */
+/**
+ * Token buckets per device key or device credential (Bucket4j), counted in uplinks: one per credential that has sent,
+ * so as many as the configured keys plus the registered devices that post with their own credential.
+ */
 public final class DeviceRateLimiter {
 
     private final IngestProperties.RateLimit config;

@@ -6,6 +6,7 @@ import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
+import dev.iotpipeline.ingest.registry.DeviceRegistry;
 import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
 import dev.iotpipeline.kafka.tracing.TraceStart;
@@ -67,8 +68,9 @@ class UplinkConfig {
     }
 
     @Bean
-    UplinkIntake uplinkIntake(UplinkPublisher publisher, DeviceRateLimiter rateLimiter, IngestMetrics metrics) {
-        return new UplinkIntake(publisher, rateLimiter, metrics);
+    UplinkIntake uplinkIntake(
+            UplinkPublisher publisher, DeviceRateLimiter rateLimiter, IngestMetrics metrics, DeviceRegistry registry) {
+        return new UplinkIntake(publisher, rateLimiter, metrics, registry);
     }
 
     @Bean

@@ -20,7 +20,6 @@ import org.springframework.web.ErrorResponseException;
 /** Validates an uplink request and turns it into the event written to Kafka. */
 class UplinkFactory {
 
-    private static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
     private static final Pattern MEASUREMENT = Pattern.compile("[A-Za-z][A-Za-z0-9_.-]{0,63}");
     static final String JSON_DEVICE_TYPE = "json";
 
@@ -174,8 +173,8 @@ class UplinkFactory {
         if (deviceId == null || deviceId.isBlank()) {
             throw invalid("missing-field", "deviceId is required");
         }
-        if (!DEVICE_ID.matcher(deviceId).matches()) {
-            throw invalid("invalid-field", "deviceId must match " + DEVICE_ID.pattern());
+        if (!Fields.DEVICE_ID.matcher(deviceId).matches()) {
+            throw invalid("invalid-field", "deviceId must match " + Fields.DEVICE_ID.pattern());
         }
     }
 

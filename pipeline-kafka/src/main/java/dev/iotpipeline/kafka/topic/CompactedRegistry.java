@@ -2,6 +2,7 @@ package dev.iotpipeline.kafka.topic;
 
 import dev.iotpipeline.events.PipelineTopic;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -25,6 +26,9 @@ public final class CompactedRegistry<V> implements AutoCloseable {
     public interface Sender {
         CompletableFuture<?> send(ProducerRecord<String, Object> record);
     }
+
+    /** One change of a registry: a new value for a key, or its deletion ({@code value == null}). */
+    public record Change<V>(String key, V value) {}
 
     private final PipelineTopic<V> topic;
     private final BiConsumer<String, V> apply;
@@ -66,6 +70,21 @@ public final class CompactedRegistry<V> implements AutoCloseable {
             throws InterruptedException, ExecutionException, TimeoutException {
         writeOnly(kafka, key, value, timeout);
         apply.accept(key, value);
+    }
+
+    /**
+     * Writes many changes at once (the producer batches them), waits until Kafka has every one, then applies them here
+     * in order. When a send fails, the changes Kafka took are applied by the tail as they come back.
+     */
+    public void writeAll(Sender kafka, List<Change<V>> changes, Duration timeout)
+            throws InterruptedException, ExecutionException, TimeoutException {
+        var sent = new CompletableFuture<?>[changes.size()];
+        for (int i = 0; i < sent.length; i++) {
+            sent[i] =
+                    kafka.send(topic.record(changes.get(i).key(), changes.get(i).value()));
+        }
+        CompletableFuture.allOf(sent).get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+        changes.forEach(change -> apply.accept(change.key(), change.value()));
     }
 
     /** Writes a change and waits until Kafka has it; the caller applies it here in its own way. */

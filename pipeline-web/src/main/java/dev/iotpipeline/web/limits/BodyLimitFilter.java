@@ -22,17 +22,18 @@ import org.springframework.web.filter.OncePerRequestFilter;
  */
 public final class BodyLimitFilter extends OncePerRequestFilter {
 
-    private final long limit;
+    private final HttpLimits limits;
     private final ProblemWriter problems;
 
-    public BodyLimitFilter(long limit, ProblemWriter problems) {
-        this.limit = limit;
+    public BodyLimitFilter(HttpLimits limits, ProblemWriter problems) {
+        this.limits = limits;
         this.problems = problems;
     }
 
     @Override
     protected void doFilterInternal(HttpServletRequest request, HttpServletResponse response, FilterChain chain)
             throws ServletException, IOException {
+        long limit = limits.limitOf(request.getRequestURI());
         if (request.getContentLengthLong() > limit) {
             problems.write(
                     response,

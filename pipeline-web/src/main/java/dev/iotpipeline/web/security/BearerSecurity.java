@@ -12,6 +12,7 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.DisposableBean;
+import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -48,8 +49,8 @@ public class BearerSecurity implements DisposableBean {
     private final CredentialStore credentials;
     private final ScheduledExecutorService reloader;
 
-    BearerSecurity(SecurityProperties properties) {
-        this.credentials = new CredentialStore(properties);
+    BearerSecurity(SecurityProperties properties, ObjectProvider<CredentialLookup> lookup) {
+        this.credentials = new CredentialStore(properties, lookup.getIfAvailable());
         log.info(
                 "Credentials: {}{}",
                 credentials.summary(),

@@ -36,8 +36,16 @@ public sealed interface Credential {
         }
     }
 
-    /** A device key: may send uplinks to its channels, at {@code ratePerSecond} when set. */
-    record Device(String id, Set<String> channels, Double ratePerSecond) implements Credential {
+    /**
+     * A device key, which may send uplinks to its channels at {@code ratePerSecond} when set, for any device there
+     * ({@code deviceId == null}), or one registered device's credential, which may send only as that device.
+     */
+    record Device(String id, Set<String> channels, Double ratePerSecond, String deviceId) implements Credential {
+
+        /** A channel key: it speaks for every device of its channels. */
+        public Device(String id, Set<String> channels, Double ratePerSecond) {
+            this(id, channels, ratePerSecond, null);
+        }
 
         @Override
         public Role role() {

@@ -33,11 +33,18 @@ public final class CredentialStore {
     private record Entry(Role role, byte[] hash, Set<String> channels, Double ratePerSecond) {}
 
     private final List<Entry> configured;
+    private final CredentialLookup lookup;
     private final Path file;
     private volatile List<Entry> entries;
     private volatile FileTime loadedVersion;
 
     public CredentialStore(SecurityProperties properties) {
+        this(properties, null);
+    }
+
+    /** With {@code lookup} (may be null) asked for a secret none of the configured credentials matches. */
+    public CredentialStore(SecurityProperties properties, CredentialLookup lookup) {
+        this.lookup = lookup;
         var entries = new ArrayList<Entry>();
         properties.adminTokens().forEach(t -> entries.add(new Entry(Role.ADMIN, hashOf(t), null, null)));
         properties
@@ -77,7 +84,7 @@ public final class CredentialStore {
             }
         }
         if (role == null) {
-            return Optional.empty();
+            return lookup == null ? Optional.empty() : Optional.ofNullable(lookup.find(presented));
         }
         var id = HexFormat.of().formatHex(presented, 0, 6);
         var scope = everyChannel ? null : Set.copyOf(channels);
@@ -87,6 +94,27 @@ public final class CredentialStore {
                     case DASHBOARD -> new Credential.Dashboard(id, scope);
                     case DEVICE -> new Credential.Device(id, scope, rate);
                 });
+    }
+
+    /** Whether a configured credential (not the lookup's) has the secret that hashes to {@code sha256}. */
+    public boolean isConfigured(byte[] sha256) {
+        boolean found = false;
+        for (var entry : entries) {
+            found |= MessageDigest.isEqual(entry.hash(), sha256);
+        }
+        return found;
+    }
+
+    /** The channels configured device keys and dashboard tokens name, without the every-channel wildcard. */
+    public Set<String> channels() {
+        var channels = new HashSet<String>();
+        for (var entry : entries) {
+            if (entry.channels() != null) {
+                channels.addAll(entry.channels());
+            }
+        }
+        channels.remove(ANY_CHANNEL);
+        return channels;
     }
 
     /** How many credentials of each role are known, for the startup log (never the secrets). */
@@ -196,7 +224,8 @@ public final class CredentialStore {
         return sha256(configured);
     }
 
-    static byte[] sha256(String text) {
+    /** The SHA-256 of a secret, as credentials are kept and looked up. */
+    public static byte[] sha256(String text) {
         try {
             return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException e) {

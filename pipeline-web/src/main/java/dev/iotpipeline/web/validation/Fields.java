@@ -16,6 +16,9 @@ public final class Fields {
     /** Channels and device types: lowercase, digits and dashes, up to 64 characters. */
     public static final Pattern NAME = Pattern.compile("[a-z0-9][a-z0-9-]{0,63}");
 
+    /** Device ids: letters, digits and {@code . _ : -}, up to 128 characters, as network servers name devices. */
+    public static final Pattern DEVICE_ID = Pattern.compile("[A-Za-z0-9][A-Za-z0-9._:-]{0,127}");
+
     private Fields() {}
 
     public static boolean isName(String value) {
