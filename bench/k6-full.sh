@@ -70,7 +70,7 @@ for suite in $suites; do
     {
       echo
       echo "Produced by \`bench/k6-full.sh $suite\` on $(date -u +%Y-%m-%d) against a fresh embedded stack"
-      echo "(\`./pipeline run --no-build\` on ports $IOT_INGEST_PORT-$IOT_NOTIFY_PORT, default settings, stack JVM ${IOT_JAVA_OPTS:--Xms1g -Xmx2g}), warmed up for $WARMUP at"
+      echo "(\`./pipeline run --no-build\` on ports $IOT_INGEST_PORT-$IOT_NOTIFY_PORT, default settings, stack JVM ${IOT_JAVA_OPTS:-$(sed -n 's/^STACK_JAVA_OPTS="\(.*\)"$/\1/p' pipeline)}), warmed up for $WARMUP at"
       echo "$WARMUP_RATE uplinks/s on another channel with bench/wsload, k6 on the same machine;"
       echo "k6 exit code $rc$([ "$rc" = 99 ] && echo ' (a threshold failed: see below)')."
       echo

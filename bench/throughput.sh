@@ -16,7 +16,10 @@ export RATE=${RATE:-5000} BATCH_RATE=${BATCH_RATE:-1000} BATCH_SIZE=${BATCH_SIZE
 # and 7 µs of CPU per uplink in five consecutive 20 s windows after the 20 s at 1,000/s this used to warm up with
 # (docs/benchmarks/throughput.md), so a shorter one measured the compilers more than the pipeline. The cold start
 # is bench/latency.sh's to measure.
-export WARMUP=${WARMUP:-60s} WARMUP_RATE=${WARMUP_RATE:-$RATE} DEVICES=${DEVICES:-1000} CONNS=${CONNS:-256}
+export WARMUP=${WARMUP:-60s} WARMUP_RATE=${WARMUP_RATE:-$RATE} DEVICES=${DEVICES:-1000}
+# One keep-alive connection per device, as devices that post directly hold them: with fewer, a pause longer than
+# connections ÷ rate (51 ms for 256 at 5,000/s) leaves requests unsent, which the report counts as errors.
+export CONNS=${CONNS:-$DEVICES}
 export DRAIN_TIMEOUT=${DRAIN_TIMEOUT:-120} OUT=${OUT:-docs/benchmarks/raw/throughput}
 REPORT=${REPORT:-docs/benchmarks/throughput.md}
 export POSTLOAD=$PWD/bench/postload/postload
@@ -71,12 +74,17 @@ phase() {
 # sustained rate, which a JVM reaches only once its code is compiled (bench/latency.sh measures the cold start),
 # and each phase starts with the previous one fully stored, so all it inherits is the warm code and the rows.
 measure() {
-  local dir=$1
+  local dir=$1 stack sampler
+  # The stack's collector, once a second (cumulative counts and times): how often a pause stops the services.
+  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  "$(dirname "$(readlink -f "$(command -v java)")")/jstat" -gc -t "$stack" 1000 > "$dir/gc.txt" 2>&1 &
+  sampler=$!
   if [ "$WARMUP" != 0 ]; then
     DURATION=$WARMUP phase warmup "$WARMUP_RATE" 1 "$dir"
   fi
   phase single "$RATE" 1 "$dir"
   phase batched "$BATCH_RATE" "$BATCH_SIZE" "$dir"
+  kill "$sampler" 2>/dev/null || true
 }
 export -f stack_cpu phase
 
@@ -88,4 +96,33 @@ for run in $(seq 1 "$RUNS"); do
 done
 command="RUNS=$RUNS RATE=$RATE BATCH_RATE=$BATCH_RATE BATCH_SIZE=$BATCH_SIZE DURATION=$DURATION bench/throughput.sh"
 ./pipeline report throughput "$OUT" "$command" > "$REPORT"
+{
+  echo
+  echo "## The stack JVM's collector"
+  echo
+  echo "From \`jstat -gc\` once a second over each run (warm-up and both phases): collections, their total and longest pause"
+  echo "(the longest is the largest one-second increase, so two collections within a second count as one), and the old"
+  echo "generation's use at the end."
+  echo
+  echo "| run | young: count | young: total s | young: longest ms | full: count | full: total s | full: longest ms | old used / capacity MB |"
+  echo "|---|---:|---:|---:|---:|---:|---:|---|"
+  for run in $(seq 1 "$RUNS"); do
+    awk -v run="run-$run" '
+      $1 == "Timestamp" { for (i = 1; i <= NF; i++) col[$i] = i; next }
+      !("YGC" in col) || $col["YGC"] !~ /^[0-9]+$/ { next }
+      {
+        if (n++ == 0) { y0 = $col["YGC"]; yt0 = $col["YGCT"]; f0 = $col["FGC"]; ft0 = $col["FGCT"] }
+        else {
+          if ($col["YGCT"] - yt > ylong) ylong = $col["YGCT"] - yt
+          if ($col["FGCT"] - ft > flong) flong = $col["FGCT"] - ft
+        }
+        y = $col["YGC"]; yt = $col["YGCT"]; f = $col["FGC"]; ft = $col["FGCT"]; ou = $col["OU"]; oc = $col["OC"]
+      }
+      END {
+        if (n == 0) { printf "| %s | no samples | | | | | | |\n", run; exit }
+        printf "| %s | %d | %.2f | %.0f | %d | %.2f | %.0f | %.0f / %.0f |\n", run, y - y0, yt - yt0, ylong * 1000,
+          f - f0, ft - ft0, flong * 1000, ou / 1024, oc / 1024
+      }' "$OUT/run-$run/gc.txt"
+  done
+} >> "$REPORT"
 cat "$REPORT"

@@ -59,7 +59,7 @@ final class BrokerSetup {
             run(format, logback, Duration.ofSeconds(60));
         }
         var options = new ArrayList<>(List.of(System.getenv()
-                .getOrDefault("IOT_BROKER_JAVA_OPTS", "-Xms256m -Xmx768m")
+                .getOrDefault("IOT_BROKER_JAVA_OPTS", "-Xms256m -Xmx768m -XX:+UseParallelGC")
                 .trim()
                 .split("\\s+")));
         options.addAll(AotCache.options(System.getenv(), "broker"));
