@@ -2,8 +2,9 @@
 # JMH microbenchmarks of the per-record hot paths (the *Jmh classes in each service's test sources): ingest's
 # request parsing and validation, the decoder's decode and data-unit serde, the rules engine's evaluation of one
 # data unit, notify's live fan-out and history batch preparation. One thread, no Kafka, no stack. The decoder's
-# CodecJmh (codecs alone) and the rules engine's RuleJmh (1 to 1,000 rules) have reports of their own and are left
-# out here: bench/decoder.sh and bench/rules.sh run them.
+# CodecJmh (codecs alone), the rules engine's RuleJmh (1 to 1,000 rules) and ingest's DeviceRegistryJmh (a million
+# devices) have reports of their own and are left out here: bench/decoder.sh, bench/rules.sh and bench/registry.sh
+# run them.
 # Writes JMH's JSON to docs/benchmarks/raw/jmh-<module>.json and the tables to docs/benchmarks/jmh.md.
 # Usage: [JMH_OPTS='-f 1 -wi 3 -w 2s -i 5 -r 2s'] [JMH_MODULES='ingest decoder rules notify'] [JMH_NOTE=text] bench/jmh.sh
 set -euo pipefail
@@ -25,7 +26,7 @@ for m in "${modules[@]}"; do
   json=docs/benchmarks/raw/jmh-$m.json
   echo "== $dir" >&2
   java -cp "$dir/target/test-classes:$dir/target/classes:$(cat "$dir/target/jmh-cp.txt")" org.openjdk.jmh.Main \
-    "${opts[@]}" -rf json -rff "$json" -e '\.(CodecJmh|RuleJmh)\.' "dev\.iotpipeline\.$m\..*Jmh" >&2
+    "${opts[@]}" -rf json -rff "$json" -e '\.(CodecJmh|RuleJmh|DeviceRegistryJmh)\.' "dev\.iotpipeline\.$m\..*Jmh" >&2
   results+=("$json")
 done
 load_end=$(cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown)

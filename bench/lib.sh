@@ -11,7 +11,8 @@ trap '[ -z "$BENCH_STACK" ] || kill -TERM "$BENCH_STACK" 2>/dev/null || true' EX
 
 # bench_stack LOG COMMAND [ARGS...]: runs COMMAND, a program or a function of the calling script, against a fresh
 # throwaway stack on fresh data (IOT_DATA_DIR under /tmp, deleted once the stack stopped unless KEEP_DATA=1: a
-# batched run leaves 4-5 GB, and a few runs filled the disk; the environment decides what runs). The Java
+# batched run leaves 4-5 GB, and a few runs filled the disk; the environment decides what runs; BENCH_DATA_DIR names
+# a data directory to use and keep instead, for a stack started again on the data of the one before). The Java
 # launcher (./pipeline run --then; with BENCH_PROCESSES=1, --processes) starts the stack with its output in LOG,
 # waits for it (at most IOT_START_TIMEOUT s, 300), runs COMMAND with INGEST_URL, DECODER_URL, RULES_URL, NOTIFY_URL,
 # WS_URL and the credentials in its environment, stops the stack and returns COMMAND's exit code. A function runs
@@ -24,12 +25,12 @@ bench_stack() {
     export -f "${1?}"
     set -- bash -euo pipefail -c '"$@"' bench-stack "$@"
   fi
-  export IOT_DATA_DIR; IOT_DATA_DIR=$(mktemp -d /tmp/iot-pipeline-bench.XXXXXX)
+  export IOT_DATA_DIR; IOT_DATA_DIR=${BENCH_DATA_DIR:-$(mktemp -d /tmp/iot-pipeline-bench.XXXXXX)}
   ./pipeline run --no-build ${BENCH_PROCESSES:+--processes} --log "$log" --then "$@" &
   BENCH_STACK=$!
   wait "$BENCH_STACK" || rc=$?
   BENCH_STACK=""
-  [ "${KEEP_DATA:-}" = 1 ] || rm -rf "$IOT_DATA_DIR"
+  [ "${KEEP_DATA:-}" = 1 ] || [ -n "${BENCH_DATA_DIR:-}" ] || rm -rf "$IOT_DATA_DIR"
   return "$rc"
 }
 

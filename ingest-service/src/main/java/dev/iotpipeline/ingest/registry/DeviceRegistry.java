@@ -2,12 +2,15 @@ package dev.iotpipeline.ingest.registry;
 
 import dev.iotpipeline.events.ChannelPolicy;
 import dev.iotpipeline.events.RegisteredDevice;
+import dev.iotpipeline.events.RegisteredDevice.Secret;
 import dev.iotpipeline.web.problem.Problems;
 import dev.iotpipeline.web.security.Credential;
 import dev.iotpipeline.web.security.CredentialLookup;
 import java.nio.ByteBuffer;
 import java.time.Clock;
+import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
@@ -24,22 +27,97 @@ import org.springframework.http.HttpStatus;
  */
 public final class DeviceRegistry implements CredentialLookup {
 
-    /** A credential's hash as a map key: four longs instead of a 64-digit string. */
-    record HashKey(long a, long b, long c, long d) {
+    /**
+     * One credential as this instance keeps it: the four longs of its hash (equality and hash code are theirs, so it
+     * is its own key in the index) and its validity; a tenth of the strings the event holds it in.
+     */
+    static final class StoredSecret {
 
-        static HashKey of(byte[] sha256) {
+        final long a;
+        final long b;
+        final long c;
+        final long d;
+        final Instant createdAt;
+        final Instant expiresAt;
+
+        private StoredSecret(byte[] sha256, Instant createdAt, Instant expiresAt) {
             var buffer = ByteBuffer.wrap(sha256);
-            return new HashKey(buffer.getLong(), buffer.getLong(), buffer.getLong(), buffer.getLong());
+            this.a = buffer.getLong();
+            this.b = buffer.getLong();
+            this.c = buffer.getLong();
+            this.d = buffer.getLong();
+            this.createdAt = createdAt;
+            this.expiresAt = expiresAt;
         }
 
-        static HashKey ofHex(String sha256) {
-            return of(HexFormat.of().parseHex(sha256));
+        /** A key to look a presented secret's hash up with. */
+        static StoredSecret probe(byte[] sha256) {
+            return new StoredSecret(sha256, null, null);
+        }
+
+        static StoredSecret of(Secret secret) {
+            return new StoredSecret(HexFormat.of().parseHex(secret.sha256()), secret.createdAt(), secret.expiresAt());
+        }
+
+        boolean validAt(Instant now) {
+            return expiresAt == null || now.isBefore(expiresAt);
+        }
+
+        String hex() {
+            var hex = HexFormat.of();
+            return hex.toHexDigits(a) + hex.toHexDigits(b) + hex.toHexDigits(c) + hex.toHexDigits(d);
+        }
+
+        /** The credential's id: the first twelve hex digits of its hash, as {@link Registrar} names it. */
+        String id() {
+            return HexFormat.of().toHexDigits(a).substring(0, 12);
+        }
+
+        Secret secret() {
+            return new Secret(id(), hex(), createdAt, expiresAt);
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof StoredSecret s && a == s.a && b == s.b && c == s.c && d == s.d;
+        }
+
+        @Override
+        public int hashCode() {
+            return Long.hashCode(a);
+        }
+    }
+
+    /** One registered device as this instance keeps it; {@link #device()} gives the registration back. */
+    record Entry(
+            String channel,
+            String deviceId,
+            String deviceType,
+            Map<String, String> labels,
+            boolean enabled,
+            StoredSecret[] credentials,
+            Instant updatedAt) {
+
+        RegisteredDevice device() {
+            var secrets = new ArrayList<Secret>(credentials.length);
+            for (var credential : credentials) {
+                secrets.add(credential.secret());
+            }
+            return new RegisteredDevice(
+                    channel,
+                    deviceId,
+                    RegisteredDevice.SCHEMA_VERSION,
+                    deviceType,
+                    labels,
+                    enabled,
+                    secrets,
+                    updatedAt);
         }
     }
 
     private final Clock clock;
-    private final Map<String, NavigableMap<String, RegisteredDevice>> channels = new ConcurrentHashMap<>();
-    private final Map<HashKey, RegisteredDevice> byCredential = new ConcurrentHashMap<>();
+    private final Map<String, ChannelDevices> channels = new ConcurrentHashMap<>();
+    private final Map<StoredSecret, Entry> byCredential = new ConcurrentHashMap<>();
     private final Map<String, ChannelPolicy> policies = new ConcurrentHashMap<>();
     /** One copy of each channel and device-type name, as a million devices repeat a few of them. */
     private final Map<String, String> names = new ConcurrentHashMap<>();
@@ -56,18 +134,23 @@ public final class DeviceRegistry implements CredentialLookup {
         }
         var channel = key.substring(0, slash);
         var deviceId = key.substring(slash + 1);
-        var devices =
-                device == null ? channels.get(channel) : channels.computeIfAbsent(name(channel), c -> newChannel());
+        var devices = device == null
+                ? channels.get(channel)
+                : channels.computeIfAbsent(name(channel), c -> new ChannelDevices());
         if (devices == null) {
             return;
         }
         var stored = device == null ? null : compact(device);
         var previous = stored == null ? devices.remove(deviceId) : devices.put(stored.deviceId(), stored);
         if (previous != null) {
-            previous.credentials().forEach(secret -> byCredential.remove(HashKey.ofHex(secret.sha256()), previous));
+            for (var secret : previous.credentials()) {
+                byCredential.remove(secret, previous);
+            }
         }
         if (stored != null) {
-            stored.credentials().forEach(secret -> byCredential.put(HashKey.ofHex(secret.sha256()), stored));
+            for (var secret : stored.credentials()) {
+                byCredential.put(secret, stored);
+            }
         }
     }
 
@@ -83,14 +166,14 @@ public final class DeviceRegistry implements CredentialLookup {
     /** A registered device's credential, while it is valid; null for any other hash. */
     @Override
     public Credential find(byte[] sha256) {
-        var device = byCredential.get(HashKey.of(sha256));
+        var probe = StoredSecret.probe(sha256);
+        var device = byCredential.get(probe);
         if (device == null) {
             return null;
         }
         var now = clock.instant();
-        var hex = HexFormat.of().formatHex(sha256);
         for (var secret : device.credentials()) {
-            if (secret.sha256().equals(hex)) {
+            if (secret.equals(probe)) {
                 return secret.validAt(now)
                         ? new Credential.Device(secret.id(), Set.of(device.channel()), null, device.deviceId())
                         : null;
@@ -137,7 +220,8 @@ public final class DeviceRegistry implements CredentialLookup {
 
     public RegisteredDevice device(String channel, String deviceId) {
         var devices = channels.get(channel);
-        return devices == null ? null : devices.get(deviceId);
+        var entry = devices == null ? null : devices.get(deviceId);
+        return entry == null ? null : entry.device();
     }
 
     /** Up to {@code limit} of a channel's devices in device-id order, after {@code after} when it is not null. */
@@ -146,13 +230,13 @@ public final class DeviceRegistry implements CredentialLookup {
         if (devices == null) {
             return List.of();
         }
-        var view = after == null ? devices : devices.tailMap(after, false);
+        var view = after == null ? devices.inOrder : devices.inOrder.tailMap(after, false);
         var page = new ArrayList<RegisteredDevice>(Math.min(limit, 1024));
-        for (var device : view.values()) {
+        for (var entry : view.values()) {
             if (page.size() == limit) {
                 break;
             }
-            page.add(device);
+            page.add(entry.device());
         }
         return page;
     }
@@ -163,7 +247,7 @@ public final class DeviceRegistry implements CredentialLookup {
     }
 
     public int size() {
-        return channels.values().stream().mapToInt(Map::size).sum();
+        return channels.values().stream().mapToInt(ChannelDevices::size).sum();
     }
 
     public ChannelPolicy policy(String channel) {
@@ -173,18 +257,28 @@ public final class DeviceRegistry implements CredentialLookup {
     /** Whether the registry names {@code channel}: a device of it, or a policy for it. */
     public boolean knows(String channel) {
         var devices = channels.get(channel);
-        return devices != null && !devices.isEmpty() || policies.containsKey(channel);
+        return devices != null && devices.size() > 0 || policies.containsKey(channel);
     }
 
-    private RegisteredDevice compact(RegisteredDevice device) {
-        return new RegisteredDevice(
+    /** The entry of a registration, with the names many devices repeat (channel, type, label keys) kept once. */
+    private Entry compact(RegisteredDevice device) {
+        var labels = device.labels();
+        if (!labels.isEmpty()) {
+            var named = new HashMap<String, String>(labels.size() * 2);
+            labels.forEach((key, value) -> named.put(name(key), value));
+            labels = Map.copyOf(named);
+        }
+        var credentials = new StoredSecret[device.credentials().size()];
+        for (int i = 0; i < credentials.length; i++) {
+            credentials[i] = StoredSecret.of(device.credentials().get(i));
+        }
+        return new Entry(
                 name(device.channel()),
                 device.deviceId(),
-                device.schemaVersion(),
                 device.deviceType() == null ? null : name(device.deviceType()),
-                device.labels(),
+                labels,
                 device.enabled(),
-                device.credentials(),
+                credentials,
                 device.updatedAt());
     }
 
@@ -192,7 +286,31 @@ public final class DeviceRegistry implements CredentialLookup {
         return names.computeIfAbsent(name, n -> n);
     }
 
-    private static NavigableMap<String, RegisteredDevice> newChannel() {
-        return new ConcurrentSkipListMap<>();
+    /**
+     * A channel's devices twice: by id in a hash map, for the lookup every uplink makes, and in id order, for the
+     * pages of the registry API. Changed only under the registry's lock.
+     */
+    private static final class ChannelDevices {
+
+        final Map<String, Entry> byId = new ConcurrentHashMap<>();
+        final NavigableMap<String, Entry> inOrder = new ConcurrentSkipListMap<>();
+
+        Entry get(String deviceId) {
+            return byId.get(deviceId);
+        }
+
+        Entry put(String deviceId, Entry entry) {
+            inOrder.put(deviceId, entry);
+            return byId.put(deviceId, entry);
+        }
+
+        Entry remove(String deviceId) {
+            inOrder.remove(deviceId);
+            return byId.remove(deviceId);
+        }
+
+        int size() {
+            return byId.size();
+        }
     }
 }

@@ -20,6 +20,7 @@ import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeoutException;
@@ -40,6 +41,9 @@ final class Registrar {
 
     /** The outcome of an import: per-line errors (line numbers from 1) and how many devices each way. */
     record ImportReport(int lines, int created, int updated, int unchanged, List<DeviceImport.LineError> errors) {}
+
+    /** Changes of an import in flight at once: about a megabyte of the producer's buffer. */
+    static final int IMPORT_CHUNK = 4096;
 
     private final DeviceRegistry registry;
     private final CompactedRegistry<RegisteredDevice> devices;
@@ -204,13 +208,29 @@ final class Registrar {
                 updated++;
             }
         }
+        int applied = 0;
         try {
-            devices.writeAll(kafka, changes, importTimeout);
-        } catch (ExecutionException | TimeoutException e) {
-            throw unavailable(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unavailable(e);
+            // In chunks, each acknowledged before the next is sent: the producer is the one the uplinks go through,
+            // and a whole import in its buffer would make their sends wait for space.
+            long deadline = System.nanoTime() + importTimeout.toNanos();
+            for (int from = 0; from < changes.size(); from += IMPORT_CHUNK) {
+                var chunk = changes.subList(from, Math.min(changes.size(), from + IMPORT_CHUNK));
+                devices.writeAll(kafka, chunk, Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                applied = from + chunk.size();
+            }
+        } catch (ExecutionException | TimeoutException | InterruptedException e) {
+            if (e instanceof InterruptedException) {
+                Thread.currentThread().interrupt();
+            }
+            var problem = Problems.of(
+                    HttpStatus.SERVICE_UNAVAILABLE,
+                    "kafka-unavailable",
+                    "Kafka did not take the import's changes (" + e.getClass().getSimpleName() + ") after "
+                            + applied + " of " + changes.size() + " were written; run the same import again: what"
+                            + " was written is skipped as unchanged",
+                    Map.of("written", applied, "changes", changes.size()));
+            problem.getHeaders().set("Retry-After", "2");
+            throw problem;
         }
         errors.sort((a, b) -> Integer.compare(a.line(), b.line()));
         return new ImportReport(parsed.lineCount(), created, updated, unchanged, errors);
@@ -228,11 +248,11 @@ final class Registrar {
     }
 
     /**
-     * A channel the pipeline knows: a configured device key or dashboard token names it, or the registry holds a
-     * device or policy of it; so a typo in an import path is a 404, not a new channel.
+     * A channel the pipeline knows: a configured device key or dashboard token names it (or every channel), or the
+     * registry holds a device or policy of it; so a typo in an import path is a 404, not a new channel.
      */
     void requireKnownChannel(String channel) {
-        if (!registry.knows(channel) && !configured.channels().contains(channel)) {
+        if (!registry.knows(channel) && !configured.names(channel)) {
             throw Problems.of(
                     HttpStatus.NOT_FOUND,
                     "unknown-channel",

@@ -105,16 +105,15 @@ public final class CredentialStore {
         return found;
     }
 
-    /** The channels configured device keys and dashboard tokens name, without the every-channel wildcard. */
-    public Set<String> channels() {
-        var channels = new HashSet<String>();
+    /** Whether a configured device key or dashboard token names {@code channel}, or every channel ({@code *}). */
+    public boolean names(String channel) {
         for (var entry : entries) {
-            if (entry.channels() != null) {
-                channels.addAll(entry.channels());
+            if (entry.channels() != null
+                    && (entry.channels().contains(channel) || entry.channels().contains(ANY_CHANNEL))) {
+                return true;
             }
         }
-        channels.remove(ANY_CHANNEL);
-        return channels;
+        return false;
     }
 
     /** How many credentials of each role are known, for the startup log (never the secrets). */

@@ -10,8 +10,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Arrays;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -33,6 +35,32 @@ class CredentialStoreTest {
         assertThat(store.authenticate("admin-secret")).containsInstanceOf(Credential.Admin.class);
         assertThat(store.authenticate("dash-secret")).containsInstanceOf(Credential.Dashboard.class);
         assertThat(store.authenticate("irrigation-secret")).containsInstanceOf(Credential.Device.class);
+    }
+
+    @Test
+    void aSecretNoConfiguredCredentialHasIsAskedOfTheLookupWhichTheConfiguredOnesPrecede() {
+        var registered = new Credential.Device("reg", Set.of("irrigation"), null, "sensor-1");
+        var withLookup = new CredentialStore(
+                properties(List.of("admin-secret"), List.of(), List.of(), null),
+                hash -> Arrays.equals(hash, CredentialStore.sha256("device-own-secret")) ? registered : null);
+
+        assertThat(withLookup.authenticate("device-own-secret")).contains(registered);
+        assertThat(withLookup.authenticate("admin-secret")).containsInstanceOf(Credential.Admin.class);
+        assertThat(withLookup.authenticate("unknown")).isEmpty();
+        assertThat(withLookup.isConfigured(CredentialStore.sha256("admin-secret")))
+                .isTrue();
+        assertThat(withLookup.isConfigured(CredentialStore.sha256("device-own-secret")))
+                .isFalse();
+    }
+
+    @Test
+    void aChannelIsNamedByAKeyOrTokenOfItOrByOneOfEveryChannel() {
+        var bound = new CredentialStore(properties(
+                List.of(), List.of(), List.of(new DeviceKey("irrigation", "irrigation-secret", null)), null));
+
+        assertThat(bound.names("irrigation")).isTrue();
+        assertThat(bound.names("greenhouse")).isFalse();
+        assertThat(store.names("greenhouse")).isTrue();
     }
 
     @Test
