@@ -164,7 +164,7 @@ final class Registrar {
     }
 
     /**
-     * Applies an import's valid lines in one write and reports the others by line. A line that changes nothing is
+     * Applies an import's valid lines, written in chunks, and reports the others by line. A line that changes nothing is
      * not written again, so a re-run of the same import changes nothing; a line's secret is added to its device
      * unless the device holds it already.
      */
@@ -184,15 +184,18 @@ final class Registrar {
             if (request.secret() != null) {
                 var secret = secret(request.secret(), now);
                 if (credentials.stream().noneMatch(c -> c.sha256().equals(secret.sha256()))) {
-                    var owner = claimed.putIfAbsent(secret.sha256(), line.deviceId());
-                    var problem = owner != null
-                            ? "its secret is also the secret of device '" + owner + "' earlier in this import"
-                            : unusedProblem(secret.sha256(), channel, line.deviceId());
-                    problem = problem == null || owner != null ? problem : "the secret " + problem;
-                    if (problem != null) {
-                        errors.add(new DeviceImport.LineError(line.number(), problem));
+                    var owner = claimed.get(secret.sha256());
+                    var unused = owner != null ? null : unusedProblem(secret.sha256(), channel, line.deviceId());
+                    if (owner != null || unused != null) {
+                        errors.add(new DeviceImport.LineError(
+                                line.number(),
+                                owner != null
+                                        ? "its secret is also the secret of device '" + owner
+                                                + "' earlier in this import"
+                                        : "the secret " + unused));
                         continue;
                     }
+                    claimed.put(secret.sha256(), line.deviceId());
                     credentials = append(credentials, secret);
                 }
             }

@@ -31,6 +31,7 @@ import org.springframework.web.bind.annotation.RestController;
 class RegistryController {
 
     static final int MAX_PAGE = 1000;
+    static final int MAX_ERRORS = 1000;
 
     /** A device as the API shows it: its credentials by id and validity, never their hashes. */
     record DeviceView(
@@ -137,7 +138,8 @@ class RegistryController {
 
     /**
      * A bulk import, streamed: 200 with the counts when every line was applied; a 422 problem with the same counts
-     * and each failed line's number and cause when some were not (the others were applied).
+     * and each failed line's number and cause when some were not (the others were applied), the first
+     * {@value #MAX_ERRORS} of them listed and the rest counted in {@code errorsOmitted}.
      */
     @PostMapping(
             path = "/import",
@@ -161,7 +163,11 @@ class RegistryController {
         problem.setProperty("created", report.created());
         problem.setProperty("updated", report.updated());
         problem.setProperty("unchanged", report.unchanged());
-        problem.setProperty("errors", report.errors());
+        // The first errors say what is wrong with an import; a million of them would only make the answer huge.
+        problem.setProperty(
+                "errors",
+                report.errors().subList(0, Math.min(MAX_ERRORS, report.errors().size())));
+        problem.setProperty("errorsOmitted", Math.max(0, report.errors().size() - MAX_ERRORS));
         return ResponseEntity.unprocessableContent()
                 .contentType(MediaType.APPLICATION_PROBLEM_JSON)
                 .body(problem);
