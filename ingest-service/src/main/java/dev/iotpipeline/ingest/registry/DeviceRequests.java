@@ -1,5 +1,6 @@
 package dev.iotpipeline.ingest.registry;
 
+import dev.iotpipeline.events.ChannelPolicy;
 import dev.iotpipeline.web.validation.Fields;
 import java.util.HexFormat;
 import java.util.Map;
@@ -97,8 +98,9 @@ final class DeviceRequests {
 
     static String requirePolicy(PolicyRequest request) {
         var value = request == null ? null : request.unknownDevices();
-        if (!"open".equals(value) && !"registered".equals(value)) {
-            throw Fields.invalid("unknownDevices", "must be 'open' or 'registered'");
+        if (!ChannelPolicy.OPEN.equals(value) && !ChannelPolicy.REGISTERED.equals(value)) {
+            throw Fields.invalid(
+                    "unknownDevices", "must be '" + ChannelPolicy.OPEN + "' or '" + ChannelPolicy.REGISTERED + "'");
         }
         return value;
     }

@@ -152,14 +152,7 @@ final class Registrar {
 
     synchronized ChannelPolicy setPolicy(String channel, String unknownDevices) {
         var policy = new ChannelPolicy(channel, ChannelPolicy.SCHEMA_VERSION, unknownDevices, clock.instant());
-        try {
-            policies.write(kafka, channel, policy, writeTimeout);
-        } catch (ExecutionException | TimeoutException e) {
-            throw unavailable(e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw unavailable(e);
-        }
+        awaited(() -> policies.write(kafka, channel, policy, writeTimeout));
         return policy;
     }
 
@@ -265,8 +258,19 @@ final class Registrar {
     }
 
     private void write(String key, RegisteredDevice device) {
+        awaited(() -> devices.write(kafka, key, device, writeTimeout));
+    }
+
+    /** A registry write that waits for Kafka. */
+    @FunctionalInterface
+    private interface Write {
+        void run() throws InterruptedException, ExecutionException, TimeoutException;
+    }
+
+    /** Runs a write, answering 503 when Kafka did not take it in time. */
+    private static void awaited(Write write) {
         try {
-            devices.write(kafka, key, device, writeTimeout);
+            write.run();
         } catch (ExecutionException | TimeoutException e) {
             throw unavailable(e);
         } catch (InterruptedException e) {
