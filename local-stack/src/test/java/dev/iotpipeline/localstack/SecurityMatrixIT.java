@@ -309,6 +309,10 @@ class SecurityMatrixIT {
                 sendTyped("POST", registry + "/import", "deviceId,colour\nx,red\n", "text/csv", ADMIN_TOKEN),
                 400,
                 "invalid-import");
+        var plain = sendTyped("POST", registry + "/import", "deviceId\nx\n", "text/plain", ADMIN_TOKEN);
+        assertProblem(plain, 415, "unsupported-media-type");
+        assertThat(PipelineClient.json(plain.body()).get("detail").asString())
+                .contains("text/csv", "application/x-ndjson");
     }
 
     @Test

@@ -82,7 +82,15 @@ public class ProblemAdvice extends ResponseEntityExceptionHandler {
     @Override
     protected ResponseEntity<Object> handleHttpMediaTypeNotSupported(
             HttpMediaTypeNotSupportedException ex, HttpHeaders headers, HttpStatusCode status, WebRequest request) {
-        var detail = "Content-Type " + ex.getContentType() + " is not supported; send application/json";
+        // The route's own types (a bulk import takes CSV or NDJSON); JSON for the routes that declare none.
+        var supported = ex.getSupportedMediaTypes().isEmpty()
+                ? "application/json"
+                : String.join(
+                        " or ",
+                        ex.getSupportedMediaTypes().stream()
+                                .map(Object::toString)
+                                .toList());
+        var detail = "Content-Type " + ex.getContentType() + " is not supported; send " + supported;
         return handleExceptionInternal(
                 ex,
                 Problems.detail(HttpStatus.UNSUPPORTED_MEDIA_TYPE, "unsupported-media-type", detail),
