@@ -59,10 +59,20 @@ import_all() {
 }
 
 measure() {
-  local stack
+  local stack start
   stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
   echo "heapBefore $(heap_mb "$stack")" >> "$OUT/figures.txt"
+  start=$(now_us)
   import_all first
+  echo "importSeconds $(awk -v d=$(($(now_us) - start)) 'BEGIN {printf "%.1f", d / 1e6}')" >> "$OUT/figures.txt"
+  # Notify's mirror of the registry (GET /devices/registered, with last seen) catches up behind the imports.
+  local deadline=$(($(date +%s) + 900)) listed=0
+  until [ "$listed" = "$DEVICES" ] || [ "$(date +%s)" -gt "$deadline" ]; do
+    sleep 1
+    listed=$(curl -s -H "Authorization: Bearer $ADMIN_TOKEN" "$NOTIFY_URL/devices/registered?channel=demo&limit=1" \
+      | sed -n 's/.*"total":\([0-9]*\).*/\1/p')
+  done
+  echo "mirrorSeconds $(awk -v d=$(($(now_us) - start)) 'BEGIN {printf "%.1f", d / 1e6}') $listed" >> "$OUT/figures.txt"
   echo "heapAfter $(heap_mb "$stack")" >> "$OUT/figures.txt"
   import_all again
   echo "ownDevice $(post_as registry-bench-secret-0000001 reg-0000001)" >> "$OUT/figures.txt"
@@ -155,6 +165,8 @@ command="bench/registry.sh"
   awk '{ f[$1] = $2; r[$1] = $0 }
     END {
       printf "- **Heap of the stack JVM** in use after a full collection: %s MB before the import, %s MB after: %s MB for the registry.\n", f["heapBefore"], f["heapAfter"], f["heapAfter"] - f["heapBefore"]
+      split(r["mirrorSeconds"], m, " ")
+      printf "- **The mirror in notify** (GET /devices/registered, with last seen) listed %s devices %s s after the first import request (the imports took %s s).\n", m[3], m[2], f["importSeconds"]
       printf "- **A device credential** of the import: as its own device %s, as another device %s; the last device imported %s.\n", f["ownDevice"], f["otherDevice"], f["lastDevice"]
       printf "- **Restart** on the same data: READY %.1f s after the launch; %s; then its credential %s.\n", (f["restartReadyAt"] - f["restartLaunchedAt"]) / 1e6, substr(r["registryRead"], 14), f["afterRestart"]
     }' "$OUT/figures.txt"

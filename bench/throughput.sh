@@ -74,17 +74,27 @@ phase() {
 # sustained rate, which a JVM reaches only once its code is compiled (bench/latency.sh measures the cold start),
 # and each phase starts with the previous one fully stored, so all it inherits is the warm code and the rows.
 measure() {
-  local dir=$1 stack sampler
-  # The stack's collector, once a second (cumulative counts and times): how often a pause stops the services.
+  local dir=$1 stack broker jstat samplers=()
+  # The stack's and the broker's collectors, once a second (cumulative counts and times): how often a pause stops
+  # the services; and vmstat's run queue and steal time. Each file starts with the Unix time its sampling began, so
+  # a stall (the generator's notSentBySecond) can be lined up with them.
   stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-  "$(dirname "$(readlink -f "$(command -v java)")")/jstat" -gc -t "$stack" 1000 > "$dir/gc.txt" 2>&1 &
-  sampler=$!
+  broker=$(pgrep -f 'kafka\.Kafka ' | head -1 || true)
+  jstat="$(dirname "$(readlink -f "$(command -v java)")")/jstat"
+  { echo "# sampling from $(date +%s.%N)"; exec "$jstat" -gc -t "$stack" 1000; } > "$dir/gc.txt" 2>&1 &
+  samplers+=($!)
+  if [ -n "$broker" ]; then
+    { echo "# sampling from $(date +%s.%N)"; exec "$jstat" -gc -t "$broker" 1000; } > "$dir/gc-broker.txt" 2>&1 &
+    samplers+=($!)
+  fi
+  { echo "# sampling from $(date +%s.%N)"; exec vmstat -n -t 1; } > "$dir/vmstat.txt" 2>&1 &
+  samplers+=($!)
   if [ "$WARMUP" != 0 ]; then
     DURATION=$WARMUP phase warmup "$WARMUP_RATE" 1 "$dir"
   fi
   phase single "$RATE" 1 "$dir"
   phase batched "$BATCH_RATE" "$BATCH_SIZE" "$dir"
-  kill "$sampler" 2>/dev/null || true
+  kill "${samplers[@]}" 2>/dev/null || true
 }
 export -f stack_cpu phase
 
@@ -96,18 +106,11 @@ for run in $(seq 1 "$RUNS"); do
 done
 command="RUNS=$RUNS RATE=$RATE BATCH_RATE=$BATCH_RATE BATCH_SIZE=$BATCH_SIZE DURATION=$DURATION bench/throughput.sh"
 ./pipeline report throughput "$OUT" "$command" > "$REPORT"
-{
-  echo
-  echo "## The stack JVM's collector"
-  echo
-  echo "From \`jstat -gc\` once a second over each run (warm-up and both phases): collections, their total and longest pause"
-  echo "(the longest is the largest one-second increase, so two collections within a second count as one), and the old"
-  echo "generation's use at the end."
-  echo
-  echo "| run | young: count | young: total s | young: longest ms | full: count | full: total s | full: longest ms | old used / capacity MB |"
-  echo "|---|---:|---:|---:|---:|---:|---:|---|"
+# gc_rows LABEL FILE: one table row per run from a jstat -gc -t file.
+gc_rows() {
   for run in $(seq 1 "$RUNS"); do
-    awk -v run="run-$run" '
+    [ -f "$OUT/run-$run/$2" ] || continue
+    awk -v run="run-$run" -v label="$1" '
       $1 == "Timestamp" { for (i = 1; i <= NF; i++) col[$i] = i; next }
       !("YGC" in col) || $col["YGC"] !~ /^[0-9]+$/ { next }
       {
@@ -119,10 +122,24 @@ command="RUNS=$RUNS RATE=$RATE BATCH_RATE=$BATCH_RATE BATCH_SIZE=$BATCH_SIZE DUR
         y = $col["YGC"]; yt = $col["YGCT"]; f = $col["FGC"]; ft = $col["FGCT"]; ou = $col["OU"]; oc = $col["OC"]
       }
       END {
-        if (n == 0) { printf "| %s | no samples | | | | | | |\n", run; exit }
-        printf "| %s | %d | %.2f | %.0f | %d | %.2f | %.0f | %.0f / %.0f |\n", run, y - y0, yt - yt0, ylong * 1000,
-          f - f0, ft - ft0, flong * 1000, ou / 1024, oc / 1024
-      }' "$OUT/run-$run/gc.txt"
+        if (n == 0) { printf "| %s | %s | no samples | | | | | | |\n", run, label; exit }
+        printf "| %s | %s | %d | %.2f | %.0f | %d | %.2f | %.0f | %.0f / %.0f |\n", run, label, y - y0, yt - yt0,
+          ylong * 1000, f - f0, ft - ft0, flong * 1000, ou / 1024, oc / 1024
+      }' "$OUT/run-$run/$2"
   done
+}
+{
+  echo
+  echo "## The collectors"
+  echo
+  echo "From \`jstat -gc\` once a second over each run (warm-up and both phases), for the stack JVM and the broker's:"
+  echo "collections, their total and longest pause (the longest is the largest one-second increase, so two collections"
+  echo "within a second count as one), and the old generation's use at the end. Raw: \`gc.txt\`, \`gc-broker.txt\`, with"
+  echo "\`vmstat.txt\` (run queue, steal) and the generator's \`notSentBySecond\` (Unix seconds) beside them."
+  echo
+  echo "| run | JVM | young: count | young: total s | young: longest ms | full: count | full: total s | full: longest ms | old used / capacity MB |"
+  echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
+  gc_rows stack gc.txt
+  gc_rows broker gc-broker.txt
 } >> "$REPORT"
 cat "$REPORT"

@@ -7,6 +7,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -15,6 +16,7 @@ import (
 	"math"
 	"net"
 	"net/http"
+	"net/http/httptrace"
 	"net/url"
 	"os"
 	"runtime"
@@ -31,6 +33,7 @@ type config struct {
 	rate                      float64
 	batch, devices, conns     int
 	duration, timeout         time.Duration
+	preconnect                bool
 }
 
 type report struct {
@@ -40,10 +43,12 @@ type report struct {
 	Batch                int              `json:"batch"`
 	Devices              int              `json:"devices"`
 	Conns                int              `json:"conns"`
+	Preconnected         int              `json:"preconnected"`
 	DurationSeconds      float64          `json:"durationSeconds"`
 	Scheduled            int64            `json:"scheduled"`
 	Sent                 int64            `json:"sent"`
 	NotSentInTime        int64            `json:"notSentInTime"`
+	NotSentBySecond      map[string]int64 `json:"notSentBySecond,omitempty"`
 	TransportErrors      int64            `json:"transportErrors"`
 	StatusCounts         map[string]int64 `json:"statusCounts"`
 	Non202               int64            `json:"non202"`
@@ -84,6 +89,7 @@ func main() {
 	flag.IntVar(&c.conns, "conns", 256, "most requests in flight (and keep-alive connections); a request due while all are busy is not sent")
 	flag.DurationVar(&c.duration, "duration", time.Minute, "how long to send")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Second, "a request without a response by then is a transport error")
+	flag.BoolVar(&c.preconnect, "preconnect", true, "open every connection before the clock starts, as devices that hold theirs have")
 	flag.Parse()
 	if c.rate <= 0 || c.batch < 1 || c.devices < 1 || c.conns < 1 || c.duration <= 0 {
 		log.Fatal("-rate, -batch, -devices, -conns and -duration must be positive")
@@ -102,6 +108,11 @@ func main() {
 		DisableCompression:  true,
 	}}
 	header := http.Header{"Content-Type": {"application/json"}, "Authorization": {"Bearer " + c.key}}
+
+	preconnected := 0
+	if c.preconnect {
+		preconnected = preconnect(client, target, c.conns)
+	}
 
 	cpuBefore, wallBefore := cpuTimes(), time.Now()
 	// A token per connection: taken when a request is handed out, given back once its response is read.
@@ -122,13 +133,15 @@ func main() {
 			}
 		}()
 	}
-	scheduled, missed := schedule(c, idle, work)
+	scheduled, missed, missedBySecond := schedule(c, idle, work)
 	close(work)
 	wg.Wait()
 	wall := time.Since(wallBefore).Seconds()
 	cpuAfter := cpuTimes()
 
 	r := summarise(c, workers, scheduled, missed)
+	r.NotSentBySecond = missedBySecond
+	r.Preconnected = preconnected
 	r.CPUUserSeconds = round3(cpuAfter[0] - cpuBefore[0])
 	r.CPUSystemSeconds = round3(cpuAfter[1] - cpuBefore[1])
 	r.CPUSeconds = round3(r.CPUUserSeconds + r.CPUSystemSeconds)
@@ -142,6 +155,44 @@ func main() {
 			log.Fatal(err)
 		}
 	}
+}
+
+// preconnect opens the pool's connections before the measured run, with GETs of the POST route (answered with a
+// problem, no uplink made): a new process has none, and dialing them while the stack is loaded turns a short stall
+// into a longer one (each late request opens a connection). Rounds of conns concurrent requests until that many
+// connections were opened, or five rounds; it answers how many were.
+func preconnect(client *http.Client, target *url.URL, conns int) int {
+	var opened sync.Map
+	for round := 0; round < 5; round++ {
+		var wg sync.WaitGroup
+		start := make(chan struct{})
+		for i := 0; i < conns; i++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				trace := &httptrace.ClientTrace{GotConn: func(info httptrace.GotConnInfo) {
+					opened.Store(info.Conn.LocalAddr().String(), true)
+				}}
+				req, _ := http.NewRequestWithContext(httptrace.WithClientTrace(context.Background(), trace),
+					http.MethodGet, target.String(), nil)
+				<-start
+				if resp, err := client.Do(req); err == nil {
+					io.Copy(io.Discard, resp.Body)
+					resp.Body.Close()
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		n := 0
+		opened.Range(func(_, _ any) bool { n++; return true })
+		if n >= conns {
+			return n
+		}
+	}
+	n := 0
+	opened.Range(func(_, _ any) bool { n++; return true })
+	return n
 }
 
 // buildBodies makes every request body up front: one per device for single uplinks, and as many arrays for
@@ -167,8 +218,10 @@ func buildBodies(c config) [][]byte {
 
 // schedule hands request n to a worker at start + n/rate when a connection is free (an idle token); when every
 // connection is busy the request is counted as not sent in time instead of queueing, so a slow service cannot
-// lower the offered rate (open loop). After a late wake-up the overdue requests go at once.
-func schedule(c config, idle <-chan struct{}, work chan<- int64) (scheduled, missed int64) {
+// lower the offered rate (open loop). After a late wake-up the overdue requests go at once. Misses are also counted
+// by the wall-clock second (Unix time) they were due in, to line a stall up with the stack's collector and vmstat.
+func schedule(c config, idle <-chan struct{}, work chan<- int64) (scheduled, missed int64, bySecond map[string]int64) {
+	bySecond = map[string]int64{}
 	total := int64(c.rate * c.duration.Seconds())
 	interval := float64(time.Second) / c.rate
 	start := time.Now()
@@ -183,6 +236,7 @@ func schedule(c config, idle <-chan struct{}, work chan<- int64) (scheduled, mis
 			work <- n
 		default:
 			missed++
+			bySecond[strconv.FormatInt(due.Unix(), 10)]++
 		}
 		scheduled++
 		if now := time.Now(); now.After(nextLog) {
@@ -190,7 +244,7 @@ func schedule(c config, idle <-chan struct{}, work chan<- int64) (scheduled, mis
 			nextLog = nextLog.Add(10 * time.Second)
 		}
 	}
-	return scheduled, missed
+	return scheduled, missed, bySecond
 }
 
 // post sends one request and reads the response to its end, so the connection goes back to the pool.

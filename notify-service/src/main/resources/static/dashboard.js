@@ -2,7 +2,8 @@
 // measurements) and the active alarms, then follows one WebSocket with subscriptions to data units and alarms,
 // reconnecting with `since` so nothing is missed across a drop. Selecting a device charts each measurement over
 // the last day from GET /data-units/aggregate, extended by its live readings. The token goes in the subprotocol
-// list and request headers, never in a URL.
+// list and request headers, never in a URL. With a channel set, it also lists that channel's registered devices
+// (GET /devices/registered: enabled or not, last seen), page by page, their last seen kept current by the feed.
 (() => {
   'use strict';
   const SVG = 'http://www.w3.org/2000/svg';
@@ -15,7 +16,10 @@
   // subscription replays this much from Kafka as well, so a data unit in flight while the page opens is in
   // one or the other. Ids make the overlap harmless.
   const REPLAY_SECONDS = 10;
+  const REGISTRY_PAGE = 100;
   const devices = new Map();
+  const registered = new Map(); // deviceId -> its row in the registry table
+  let registryNext = null;
   const alarms = new Map();
   const alarmVersions = new Map();
   let socket = null;
@@ -79,6 +83,7 @@
     sessionStorage.setItem('iot-token', token());
     sessionStorage.setItem('iot-channel', channel());
     setStatus('connecting', 'loading history');
+    loadRegistry(mine).catch(() => {});
     try {
       const serverTime = await loadHistory();
       if (mine !== session) return;
@@ -102,6 +107,12 @@
     alarmVersions.clear();
     $('#devices tbody').replaceChildren();
     $('#alarms tbody').replaceChildren();
+    registered.clear();
+    registryNext = null;
+    $('#registered tbody').replaceChildren();
+    $('#registry').hidden = true;
+    $('#registry-more').hidden = true;
+    $('#registry-note').textContent = '';
     $('#device-detail').hidden = true;
     $('#notice').hidden = true;
     $('#device-note').textContent = '';
@@ -129,6 +140,50 @@
     const date = Date.parse(listed.headers.get('Date'));
     clockOffset = Number.isNaN(date) ? 0 : date - Date.now();
     return Date.now() + clockOffset;
+  }
+
+  /**
+   * The next page of the channel's registered devices, in id order. Without a channel there is none to list; a
+   * token refused for it, or a history that cannot be read, leaves the section hidden (the device list says why).
+   */
+  async function loadRegistry(mine) {
+    if (!channel()) return;
+    const search = new URLSearchParams({ limit: REGISTRY_PAGE });
+    if (registryNext) search.set('after', registryNext);
+    const page = await (await get('/devices/registered', query(Object.fromEntries(search)))).json();
+    if (mine !== session) return;
+    for (const item of page.items) showRegistered(item);
+    registryNext = page.next;
+    $('#registry').hidden = page.total === 0;
+    $('#registry-more').hidden = !page.next;
+    const disabled = [...registered.values()].filter((row) => row.cells[3].className === 'disabled').length;
+    $('#registry-note').textContent = `${registered.size} of ${page.total} shown`
+      + (disabled ? `, ${disabled} of them disabled` : '');
+  }
+
+  function showRegistered(item) {
+    let row = registered.get(item.deviceId);
+    if (!row) {
+      row = $('#registered tbody').insertRow();
+      row.dataset.device = item.deviceId;
+      for (let i = 0; i < 6; i++) row.insertCell();
+      registered.set(item.deviceId, row);
+    }
+    const cells = row.cells;
+    cells[0].textContent = item.deviceId;
+    cells[1].textContent = item.deviceType || '';
+    cells[2].textContent = Object.entries(item.labels || {}).map(([k, v]) => `${k}=${v}`).join(', ');
+    cells[3].textContent = item.enabled ? 'enabled' : 'disabled';
+    cells[3].className = item.enabled ? 'enabled' : 'disabled';
+    cells[4].textContent = item.credentials;
+    seen(row, item.lastSeen);
+  }
+
+  function seen(row, iso) {
+    const cell = row.cells[5];
+    cell.textContent = iso ? when(iso) : 'never';
+    cell.className = iso ? 'seen' : 'never';
+    if (iso) cell.dataset.at = iso;
   }
 
   function connect() {
@@ -234,6 +289,8 @@
     if (!remember(known, unit.id) || Date.parse(unit.receivedAt) < known.listedAt) return;
     known.received++;
     unitCount++;
+    const row = unit.channel === channel() ? registered.get(unit.deviceId) : null;
+    if (row && !(Date.parse(row.cells[5].dataset.at) >= Date.parse(unit.receivedAt))) seen(row, unit.receivedAt);
     showCount();
     update(known, unit);
     if (chart && chart.key === known.key) {
@@ -479,6 +536,7 @@
     }
   }
 
+  $('#registry-more').onclick = () => loadRegistry(session).catch(() => {});
   $('#connect').addEventListener('submit', (event) => {
     event.preventDefault();
     open();

@@ -107,16 +107,16 @@ public final class LocalStackMain {
 
                 iot-pipeline is running (started in %.1f s%s). Data: %s
 
-                  ingest   %s   POST /sensor-data/{channel}/encoded/{deviceType}
+                  ingest   %s   POST /sensor-data/{channel}/encoded/{deviceType}, /registry/{channel}/devices
                   decoder  %s   GET|PUT /device-types
                   rules    %s   GET|POST /rules
-                  notify   %s   GET  /data-units, WebSocket %s
+                  notify   %s   GET  /data-units, /devices/registered, WebSocket %s
                   kafka    127.0.0.1:%d
                   postgres jdbc:postgresql://127.0.0.1:%d/%s (fsync, synchronous_commit and full_page_writes on)
                 %s
                   device key       %s   (Authorization: Bearer <key>, any channel)
                   dashboard token  %s   (Authorization: Bearer <token>, all channels)
-                  admin token      %s   (Authorization: Bearer <token>, device types, rules, re-drive)
+                  admin token      %s   (Authorization: Bearer <token>, registry, device types, rules, re-drive)
 
                 Try:
                   curl -i -X POST %s/sensor-data/demo/encoded/em300th \\

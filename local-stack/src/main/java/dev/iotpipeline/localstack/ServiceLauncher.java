@@ -41,7 +41,9 @@ final class ServiceLauncher {
         var command = new ArrayList<String>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
         command.addAll(Arrays.asList(System.getenv()
-                .getOrDefault("IOT_SERVICE_JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC")
+                .getOrDefault(
+                        "IOT_SERVICE_JAVA_OPTS",
+                        "-Xmx512m -XX:+UseSerialGC -XX:SweeperThreshold=50 -XX:MetaspaceSize=128m")
                 .trim()
                 .split("\\s+")));
         var execJar = execJar(instance.service());

@@ -118,6 +118,20 @@ class DashboardPageIT {
         client.postUplink(channel, "em300th", em300th("early-1", 210, 42, hour.plusSeconds(3660)));
         client.postUplink(channel, "em300th", em300th("early-1", 225, 45, hour.plusSeconds(7260)));
         client.postUplink(channel, "em300th", HOT.formatted("hot-1"));
+        // and two devices in the registry: early-1, which sends, and quiet-1, disabled and never heard
+        var registry = stack.ingestUrl() + "/registry/" + channel + "/devices/";
+        assertThat(client.put(registry + "early-1", "{\"deviceType\":\"em300th\"}")
+                        .statusCode())
+                .isEqualTo(201);
+        assertThat(client.put(registry + "quiet-1", "{\"deviceType\":\"em300th\",\"enabled\":false}")
+                        .statusCode())
+                .isEqualTo(201);
+        await().atMost(Duration.ofSeconds(30))
+                .until(() -> PipelineClient.json(client.getHistory("/devices/registered?channel=" + channel)
+                                        .body())
+                                .get("total")
+                                .asInt()
+                        == 2);
         await().atMost(Duration.ofSeconds(30))
                 .until(() -> client.storedCount(channel) == 5
                         && PipelineClient.json(client.getHistory("/alarms/count?state=ACTIVE&channel=" + channel)
@@ -150,6 +164,16 @@ class DashboardPageIT {
         assertThat(text("#devices tr[data-device='hot-1'] .reading")).contains("temperature 30.8");
         assertThat(text("#alarms tr[data-device='hot-1']")).contains("greenhouse too hot");
         assertThat(text("#devices tr[data-device='early-1'] .count")).isEqualTo("0");
+        // and the registry lists both registered devices with their state and when they were last heard
+        await().atMost(Duration.ofSeconds(10))
+                .until(() -> browser.findElement(By.id("registry")).isDisplayed());
+        assertThat(text("#registered tr[data-device='early-1']")).contains("em300th", "enabled");
+        var listedSeen = text("#registered tr[data-device='early-1'] .seen");
+        assertThat(listedSeen).isNotEmpty().isNotEqualTo("never");
+        assertThat(text("#registered tr[data-device='quiet-1']")).contains("disabled", "never");
+        assertThat(browser.findElements(By.cssSelector("#registered tr[data-device='hot-1']")))
+                .isEmpty();
+        assertThat(text("#registry-note")).isEqualTo("2 of 2 shown, 1 of them disabled");
         assertThat(requested())
                 .anyMatch(url -> url.contains("/devices?") && url.contains("channel=" + channel))
                 .noneMatch(url -> url.contains("/data-units/latest") || url.contains("/data-units?"));
@@ -194,6 +218,7 @@ class DashboardPageIT {
         assertThat(chartAverages("temperature")).isEqualTo("21,21,22.5,23.1");
         assertThat(chartAverages("humidity")).isEqualTo("42,42,45,46");
         assertThat(text("#devices tr[data-device='early-1'] .count")).isEqualTo("1");
+        assertThat(text("#registered tr[data-device='early-1'] .seen")).isNotEqualTo(listedSeen);
         assertThat(text("#unit-count")).isEqualTo("1 data unit since opened");
         assertThat(browser.findElements(By.cssSelector("#devices tr[data-device='early-1']")))
                 .hasSize(1);

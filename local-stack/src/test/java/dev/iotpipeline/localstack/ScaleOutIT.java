@@ -4,24 +4,34 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.iotpipeline.events.Ids;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.net.http.WebSocket;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.Timeout;
 
 /**
- * Instances of every service added and removed under steady load, as processes against one broker: nothing
- * accepted is lost or stored twice, every hot uplink raises one alarm, and a WebSocket subscriber on either
- * notify instance receives every data unit.
+ * Several instances of the services as processes against one broker, under steady load: instances of every service
+ * added and removed lose or store twice nothing, every hot uplink raises one alarm, and a WebSocket subscriber on
+ * either notify instance receives every data unit; a registry change reaches every ingest instance within a second.
+ * The two tests share one stack: each starts the instances it needs.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ScaleOutIT {
 
     private static final String CHANNEL = "scale";
@@ -34,72 +44,153 @@ class ScaleOutIT {
 
     private final HttpClient http = HttpClient.newHttpClient();
 
+    private ProcessStack stack;
+
+    @BeforeAll
+    void start() throws Exception {
+        stack = ProcessStacks.start(data);
+    }
+
+    @AfterAll
+    void stop() throws Exception {
+        if (stack != null) {
+            stack.close();
+        }
+    }
+
     @Test
     void shouldLoseAndDoubleNothingWhileInstancesOfEveryServiceComeAndGo() throws Exception {
-        try (var stack = ProcessStacks.start(data)) {
-            var ruleId = ProcessStacks.createHotRule(stack, CHANNEL);
-            var firstNotify = stack.first(Service.NOTIFY);
-            var secondNotify = stack.startInstance(Service.NOTIFY, EmbeddedStack.freePort());
-            try (var atFirst = subscribe(firstNotify);
-                    var atSecond = subscribe(secondNotify);
-                    var load = new SteadyLoad(
-                                    stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES, RATE)
-                            .start()) {
-                // when a second decoder and a second rules instance join under load
-                pause(4);
-                var secondDecoder = stack.startInstance(Service.DECODER, EmbeddedStack.freePort());
-                var secondRules = stack.startInstance(Service.RULES, EmbeddedStack.freePort());
-                pause(6);
-                // and the first ones leave, then a third decoder joins and the second leaves
-                stack.stop(stack.first(Service.DECODER));
-                stack.stop(stack.first(Service.RULES));
-                pause(6);
-                var thirdDecoder = stack.startInstance(Service.DECODER, EmbeddedStack.freePort());
-                pause(4);
-                stack.stop(secondDecoder);
-                pause(6);
-                load.close();
+        var ruleId = ProcessStacks.createHotRule(stack, CHANNEL);
+        var firstNotify = stack.first(Service.NOTIFY);
+        var secondNotify = stack.startInstance(Service.NOTIFY, EmbeddedStack.freePort());
+        try (var atFirst = subscribe(firstNotify);
+                var atSecond = subscribe(secondNotify);
+                var load = new SteadyLoad(stack.url(Service.INGEST), PipelineClient.DEVICE_KEY, CHANNEL, DEVICES, RATE)
+                        .start()) {
+            // when a second decoder and a second rules instance join under load
+            pause(4);
+            var secondDecoder = stack.startInstance(Service.DECODER, EmbeddedStack.freePort());
+            var secondRules = stack.startInstance(Service.RULES, EmbeddedStack.freePort());
+            pause(6);
+            // and the first ones leave, then a third decoder joins and the second leaves
+            stack.stop(stack.first(Service.DECODER));
+            stack.stop(stack.first(Service.RULES));
+            pause(6);
+            var thirdDecoder = stack.startInstance(Service.DECODER, EmbeddedStack.freePort());
+            pause(4);
+            stack.stop(secondDecoder);
+            pause(6);
+            load.close();
 
-                // then every accepted uplink is stored exactly once, in order per device
-                var accepted =
-                        load.sent().stream().map(SteadyLoad.Sent::accepted).toList();
-                var checker = new InvariantChecker(new InvariantChecker.Sources(
-                        stack.broker().bootstrapServers(),
-                        stack.infrastructure().jdbcUrl(),
-                        Postgres.USER,
-                        ""));
-                await().atMost(Duration.ofSeconds(120))
-                        .pollInterval(Duration.ofSeconds(1))
-                        .ignoreExceptions()
-                        .until(() -> checker.check(accepted).missing().isEmpty());
-                var report = checker.check(accepted);
-                assertThat(report.ok()).as(report.details()).isTrue();
-                assertThat(accepted).hasSizeGreaterThan(RATE * 10);
+            // then every accepted uplink is stored exactly once, in order per device
+            var accepted = load.sent().stream().map(SteadyLoad.Sent::accepted).toList();
+            var checker = new InvariantChecker(new InvariantChecker.Sources(
+                    stack.broker().bootstrapServers(), stack.infrastructure().jdbcUrl(), Postgres.USER, ""));
+            await().atMost(Duration.ofSeconds(120))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .ignoreExceptions()
+                    .until(() -> checker.check(accepted).missing().isEmpty());
+            var report = checker.check(accepted);
+            assertThat(report.ok()).as(report.details()).isTrue();
+            assertThat(accepted).hasSizeGreaterThan(RATE * 10);
 
-                // and each hot uplink raised one alarm, none twice
-                var expectedAlarms = new HashSet<UUID>();
-                load.sent().stream()
-                        .filter(SteadyLoad.Sent::hot)
-                        .forEach(sent -> expectedAlarms.add(
-                                Ids.derive(Ids.derive(sent.accepted().id(), "data-unit"), "alarm:" + ruleId)));
-                await().atMost(Duration.ofSeconds(60))
-                        .pollInterval(Duration.ofSeconds(1))
-                        .until(() -> ProcessStacks.storedAlarms(stack, ruleId).containsAll(expectedAlarms));
-                assertThat(ProcessStacks.storedAlarms(stack, ruleId))
-                        .containsExactlyInAnyOrderElementsOf(expectedAlarms);
+            // and each hot uplink raised one alarm, none twice
+            var expectedAlarms = new HashSet<UUID>();
+            load.sent().stream()
+                    .filter(SteadyLoad.Sent::hot)
+                    .forEach(sent -> expectedAlarms.add(
+                            Ids.derive(Ids.derive(sent.accepted().id(), "data-unit"), "alarm:" + ruleId)));
+            await().atMost(Duration.ofSeconds(60))
+                    .pollInterval(Duration.ofSeconds(1))
+                    .until(() -> ProcessStacks.storedAlarms(stack, ruleId).containsAll(expectedAlarms));
+            assertThat(ProcessStacks.storedAlarms(stack, ruleId)).containsExactlyInAnyOrderElementsOf(expectedAlarms);
 
-                // and a subscriber on either notify instance received every data unit
-                var dataUnits = accepted.stream()
-                        .map(a -> Ids.derive(a.id(), "data-unit").toString())
-                        .toList();
-                for (var session : List.of(atFirst, atSecond)) {
-                    await().atMost(Duration.ofSeconds(30))
-                            .until(() -> ids(session).containsAll(dataUnits));
-                    assertThat(ids(session)).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(dataUnits);
-                }
-                assertThat(thirdDecoder.isAlive()).isTrue();
-                assertThat(secondRules.isAlive()).isTrue();
+            // and a subscriber on either notify instance received every data unit
+            var dataUnits = accepted.stream()
+                    .map(a -> Ids.derive(a.id(), "data-unit").toString())
+                    .toList();
+            for (var session : List.of(atFirst, atSecond)) {
+                await().atMost(Duration.ofSeconds(30)).until(() -> ids(session).containsAll(dataUnits));
+                assertThat(ids(session)).doesNotHaveDuplicates().containsExactlyInAnyOrderElementsOf(dataUnits);
             }
+            assertThat(thirdDecoder.isAlive()).isTrue();
+            assertThat(secondRules.isAlive()).isTrue();
+        }
+    }
+
+    @Test
+    void shouldRefuseADisabledDeviceOnEveryIngestInstanceWithinASecondWhileTheyServeLoad() throws Exception {
+        var channel = "propagation";
+        var secret = "propagation-secret-" + UUID.randomUUID();
+        var ingests =
+                List.of(stack.first(Service.INGEST), stack.startInstance(Service.INGEST, EmbeddedStack.freePort()));
+        var device = ingests.getFirst().url() + "/registry/" + channel + "/devices/own-1";
+        var created = send("PUT", device, "{\"deviceType\":\"em300th\",\"secret\":\"" + secret + "\"}", ADMIN);
+        assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+        // the new device and its credential reach both instances
+        await().atMost(Duration.ofSeconds(10))
+                .pollInterval(Duration.ofMillis(50))
+                .until(() -> ingests.stream().allMatch(ingest -> postOwn(ingest, channel, secret) == 202));
+
+        try (var first = new SteadyLoad(ingests.get(0).url(), PipelineClient.DEVICE_KEY, channel, DEVICES, RATE)
+                        .start();
+                var second = new SteadyLoad(ingests.get(1).url(), PipelineClient.DEVICE_KEY, channel, DEVICES, RATE)
+                        .start()) {
+            pause(2);
+            // when the device is disabled through one of them
+            long before = System.nanoTime();
+            var disabled = send("PUT", device, "{\"deviceType\":\"em300th\",\"enabled\":false}", ADMIN);
+            assertThat(disabled.statusCode()).as(disabled.body()).isEqualTo(200);
+
+            // then each refuses it within a second of the change being asked for
+            var refusedAfter = new LinkedHashMap<String, Duration>();
+            await().atMost(Duration.ofSeconds(10))
+                    .pollInterval(Duration.ofMillis(20))
+                    .until(() -> {
+                        for (var ingest : ingests) {
+                            if (!refusedAfter.containsKey(ingest.url()) && postOwn(ingest, channel, secret) == 403) {
+                                refusedAfter.put(ingest.url(), Duration.ofNanos(System.nanoTime() - before));
+                            }
+                        }
+                        return refusedAfter.size() == ingests.size();
+                    });
+            assertThat(refusedAfter.values())
+                    .as("time from the change to its refusal, per ingest instance: %s", refusedAfter)
+                    .allSatisfy(after -> assertThat(after).isLessThanOrEqualTo(Duration.ofSeconds(1)));
+            // and the load under the channel key went on being accepted
+            pause(1);
+            assertThat(first.sent()).isNotEmpty();
+            assertThat(second.sent()).isNotEmpty();
+        }
+    }
+
+    private static final String ADMIN = PipelineClient.ADMIN_TOKEN;
+
+    /** One uplink of own-1 with its own credential: the status it got. */
+    private int postOwn(ProcessStack.Instance ingest, String channel, String secret) {
+        return send(
+                        "POST",
+                        ingest.url() + "/sensor-data/" + channel + "/encoded/em300th",
+                        "{\"deviceId\":\"own-1\",\"payloadHex\":\"01755C0367C800046865\"}",
+                        secret)
+                .statusCode();
+    }
+
+    private HttpResponse<String> send(String method, String url, String body, String token) {
+        try {
+            return http.send(
+                    HttpRequest.newBuilder(URI.create(url))
+                            .timeout(Duration.ofSeconds(10))
+                            .header("Content-Type", "application/json")
+                            .header("Authorization", "Bearer " + token)
+                            .method(method, HttpRequest.BodyPublishers.ofString(body))
+                            .build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
         }
     }
 

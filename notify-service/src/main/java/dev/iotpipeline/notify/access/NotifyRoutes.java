@@ -19,7 +19,14 @@ class NotifyRoutes {
                         HttpMethod.GET, "/", "/index.html", "/dashboard.js", "/dashboard.css", "/favicon.ico")
                 .permitAll()
                 .requestMatchers(
-                        HttpMethod.GET, "/data-units", "/data-units/**", "/devices", "/alarms", "/alarms/**", "/ws")
+                        HttpMethod.GET,
+                        "/data-units",
+                        "/data-units/**",
+                        "/devices",
+                        "/devices/**",
+                        "/alarms",
+                        "/alarms/**",
+                        "/ws")
                 .access(Access.reader())
                 .requestMatchers(HttpMethod.POST, "/alarms/*/acknowledge")
                 .access(Access.reader());

@@ -84,6 +84,16 @@ class HistoryConfig {
         return new AlarmStore(jdbc);
     }
 
+    @Bean
+    RegisteredDevices registeredDevices(NamedParameterJdbcTemplate jdbc, TransactionTemplate transactions) {
+        return new RegisteredDevices(jdbc, transactions);
+    }
+
+    @Bean
+    RegistryMirror registryMirror(RegisteredDevices devices) {
+        return new RegistryMirror(devices::apply);
+    }
+
     /** Each stored batch records ingest-to-postgresql: the uplink's arrival at ingest to its row committed. */
     @Bean
     HistoryWriter historyWriter(
@@ -133,8 +143,9 @@ class HistoryConfig {
     }
 
     /**
-     * The topic notify owns, and events.dead-letter, which its store writer writes: both created when missing, the
-     * latter's retention set by its owner, rules-service.
+     * The topic notify owns, events.dead-letter, which its store writer writes, and devices, which its registry
+     * mirror reads (so that its consumer finds the topic when notify starts before ingest): all created when missing,
+     * the others' settings kept by their owners.
      */
     @Bean
     KafkaAdmin.NewTopics notifyTopics(NotifyProperties properties, KafkaAdmin admin) {
@@ -145,6 +156,7 @@ class HistoryConfig {
                 k.partitions(),
                 k.replicationFactor(),
                 Map.of(),
-                PipelineTopic.EVENTS_DEAD_LETTER);
+                PipelineTopic.EVENTS_DEAD_LETTER,
+                PipelineTopic.DEVICES);
     }
 }

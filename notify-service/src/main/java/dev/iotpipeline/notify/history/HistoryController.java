@@ -31,10 +31,12 @@ import org.springframework.web.bind.annotation.RestController;
 class HistoryController {
 
     private final HistoryStore store;
+    private final RegisteredDevices registered;
     private final NotifyProperties.History limits;
 
-    HistoryController(HistoryStore store, NotifyProperties properties) {
+    HistoryController(HistoryStore store, RegisteredDevices registered, NotifyProperties properties) {
         this.store = store;
+        this.registered = registered;
         this.limits = properties.history();
     }
 
@@ -79,6 +81,22 @@ class HistoryController {
             @RequestParam(required = false) Integer limit) {
         return store.devices(
                 new DataUnitQuery(scope(auth, channel), channel, deviceType, deviceId, from, to), size(limit, limits));
+    }
+
+    /**
+     * A channel's registered devices in id order, page by page ({@code after} is the previous page's {@code next}),
+     * with when each was last heard: the registry as ingest keeps it, mirrored from the devices topic.
+     */
+    @GetMapping("/devices/registered")
+    RegisteredDevices.Page registered(
+            @AuthenticationPrincipal Credential auth,
+            @RequestParam(required = false) String channel,
+            @RequestParam(required = false) String after,
+            @RequestParam(required = false) Boolean enabled,
+            @RequestParam(required = false) Integer limit) {
+        required("channel", channel);
+        requireChannel(auth, channel);
+        return registered.page(channel, after, enabled, size(limit, limits));
     }
 
     /**

@@ -70,6 +70,9 @@ class HistoryApiTest {
     AlarmStore alarms;
 
     @MockitoBean
+    RegisteredDevices registered;
+
+    @MockitoBean
     KafkaTemplate<String, Object> kafka;
 
     @Autowired
@@ -145,6 +148,35 @@ class HistoryApiTest {
                 .devices(
                         org.mockito.ArgumentMatchers.argThat(q -> q.channels().equals(java.util.Set.of("north"))),
                         eq(100));
+    }
+
+    @Test
+    void shouldListAChannelsRegisteredDevicesWithLastSeenOnlyForATokenThatMayReadIt() throws Exception {
+        when(registered.page("north", "d0", false, 2))
+                .thenReturn(new RegisteredDevices.Page(
+                        "north",
+                        List.of(new RegisteredDevices.Listed(
+                                "d1", "em300th", Map.of("room", "12"), false, 1, Instant.parse(FROM), null)),
+                        1,
+                        null));
+
+        mvc.perform(get("/devices/registered?channel=north&after=d0&enabled=false&limit=2")
+                        .header("Authorization", "Bearer dash-secret"))
+                .andExpect(status().isOk())
+                .andExpect(jsonPath("$.items[0].deviceId").value("d1"))
+                .andExpect(jsonPath("$.items[0].enabled").value(false))
+                .andExpect(jsonPath("$.items[0].credentials").value(1))
+                .andExpect(jsonPath("$.items[0].lastSeen").doesNotExist())
+                .andExpect(jsonPath("$.total").value(1));
+        mvc.perform(get("/devices/registered").header("Authorization", "Bearer dash-secret"))
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentType("application/problem+json"))
+                .andExpect(jsonPath("$.detail").value(org.hamcrest.Matchers.containsString("channel")));
+        mvc.perform(get("/devices/registered?channel=south").header("Authorization", "Bearer dash-secret"))
+                .andExpect(status().isForbidden())
+                .andExpect(jsonPath("$.type").value(org.hamcrest.Matchers.endsWith("channel-forbidden")));
+        mvc.perform(get("/devices/registered?channel=north")).andExpect(status().isUnauthorized());
+        verify(registered, never()).page(eq("south"), any(), any(), anyInt());
     }
 
     @Test

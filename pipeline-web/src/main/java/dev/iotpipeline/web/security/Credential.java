@@ -62,7 +62,7 @@ public sealed interface Credential {
         }
     }
 
-    /** An admin token: may change the pipeline (device types, rules, re-drive) and read everything. */
+    /** An admin token: may change the pipeline (registry, device types, rules, re-drive) and read everything. */
     record Admin(String id) implements Credential {
 
         @Override
