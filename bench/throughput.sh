@@ -81,6 +81,10 @@ measure() {
   stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
   broker=$(pgrep -f 'kafka\.Kafka ' | head -1 || true)
   jstat="$(dirname "$(readlink -f "$(command -v java)")")/jstat"
+  # Each collection with its cause (jstat has none), logged from now on by the running JVMs.
+  "$(dirname "$jstat")/jcmd" "$stack" VM.log output="file=$dir/gc-stack.log" what=gc decorators=time,uptime > /dev/null
+  [ -z "$broker" ] || "$(dirname "$jstat")/jcmd" "$broker" VM.log output="file=$dir/gc-broker.log" what=gc \
+    decorators=time,uptime > /dev/null
   { echo "# sampling from $(date +%s.%N)"; exec "$jstat" -gc -t "$stack" 1000; } > "$dir/gc.txt" 2>&1 &
   samplers+=($!)
   if [ -n "$broker" ]; then
@@ -141,5 +145,14 @@ gc_rows() {
   echo "|---|---|---:|---:|---:|---:|---:|---:|---|"
   gc_rows stack gc.txt
   gc_rows broker gc-broker.txt
+  echo
+  echo "Full collections and their causes (\`gc-stack.log\`, \`gc-broker.log\`: the JVMs' own log, from the warm-up on):"
+  echo
+  for run in $(seq 1 "$RUNS"); do
+    for jvm in stack broker; do
+      [ -f "$OUT/run-$run/gc-$jvm.log" ] || continue
+      grep 'Pause Full' "$OUT/run-$run/gc-$jvm.log" | sed "s/^/- run-$run $jvm: /" || echo "- run-$run $jvm: none"
+    done
+  done
 } >> "$REPORT"
 cat "$REPORT"

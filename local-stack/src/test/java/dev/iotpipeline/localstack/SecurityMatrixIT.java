@@ -151,8 +151,9 @@ class SecurityMatrixIT {
                 new Case("rules PUT /rules/{id}", "PUT", stack.rulesUrl() + "/rules/" + ruleId, RULE, adminOnly(200)));
         cases.add(new Case("rules POST /rules", "POST", stack.rulesUrl() + "/rules", RULE, adminOnly(201)));
 
-        // notify: history and alarms for dashboards and admins, limited to the token's channels.
-        for (var path : List.of("/data-units", "/data-units/count", "/data-units/latest", "/alarms", "/alarms/count")) {
+        // notify: history, registered devices and alarms for dashboards and admins, limited to the token's channels.
+        for (var path : List.of(
+                "/data-units", "/data-units/count", "/data-units/latest", "/devices/registered", "/alarms", "/alarms/count")) {
             cases.add(new Case(
                     "notify GET " + path,
                     "GET",
