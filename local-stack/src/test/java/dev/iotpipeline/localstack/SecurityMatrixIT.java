@@ -153,7 +153,12 @@ class SecurityMatrixIT {
 
         // notify: history, registered devices and alarms for dashboards and admins, limited to the token's channels.
         for (var path : List.of(
-                "/data-units", "/data-units/count", "/data-units/latest", "/devices/registered", "/alarms", "/alarms/count")) {
+                "/data-units",
+                "/data-units/count",
+                "/data-units/latest",
+                "/devices/registered",
+                "/alarms",
+                "/alarms/count")) {
             cases.add(new Case(
                     "notify GET " + path,
                     "GET",
