@@ -12,13 +12,16 @@ import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
 /**
- * Token buckets per device key or device credential (Bucket4j), counted in uplinks: one per credential that has sent,
- * so as many as the configured keys plus the registered devices that post with their own credential.
+ * Token buckets per device key or device credential (Bucket4j), counted in uplinks: one per credential that has sent
+ * lately, so a million registered devices with credentials of their own cost a bucket only while they send.
  */
 public final class DeviceRateLimiter {
 
+    /** A bucket and its capacity: once it holds that many tokens again it is the same as a new one. */
+    private record Limited(Bucket bucket, long capacity) {}
+
     private final IngestProperties.RateLimit config;
-    private final Map<String, Bucket> buckets = new ConcurrentHashMap<>();
+    private final Map<String, Limited> buckets = new ConcurrentHashMap<>();
 
     public DeviceRateLimiter(IngestProperties.RateLimit config) {
         this.config = config;
@@ -29,7 +32,8 @@ public final class DeviceRateLimiter {
         if (!config.enabled()) {
             return;
         }
-        var bucket = buckets.computeIfAbsent(principal.id(), id -> newBucket(principal));
+        var bucket = buckets.computeIfAbsent(principal.id(), id -> newBucket(principal))
+                .bucket();
         var probe = bucket.tryConsumeAndReturnRemaining(uplinks);
         if (!probe.isConsumed()) {
             long seconds = Math.max(1, (long) Math.ceil(probe.getNanosToWaitForRefill() / 1e9));
@@ -42,17 +46,32 @@ public final class DeviceRateLimiter {
         }
     }
 
-    private Bucket newBucket(Credential.Device principal) {
+    /**
+     * Drops the buckets that have refilled to capacity, answering how many: their credentials have not sent for as
+     * long as a refill takes, and get a new, equally full bucket when they do. A request that took its bucket just
+     * before it was dropped spends tokens of a full bucket that is then forgotten: at most one extra burst, for a
+     * credential that was idle.
+     */
+    public int forgetIdle() {
+        int before = buckets.size();
+        buckets.values().removeIf(limited -> limited.bucket().getAvailableTokens() >= limited.capacity());
+        return before - buckets.size();
+    }
+
+    private Limited newBucket(Credential.Device principal) {
         double rate = principal.ratePerSecond() != null ? principal.ratePerSecond() : config.uplinksPerSecond();
         long burst = principal.ratePerSecond() != null ? Math.max(1, (long) Math.ceil(rate)) : config.burst();
         // Refill in whole tokens over the period that yields one token at this rate, so fractional rates work.
         long tokens = Math.max(1, Math.round(rate));
         var period = Duration.ofNanos((long) (tokens * 1e9 / rate));
-        return Bucket.builder()
-                .addLimit(Bandwidth.builder()
-                        .capacity(Math.max(burst, tokens))
-                        .refillGreedy(tokens, period)
-                        .build())
-                .build();
+        long capacity = Math.max(burst, tokens);
+        return new Limited(
+                Bucket.builder()
+                        .addLimit(Bandwidth.builder()
+                                .capacity(capacity)
+                                .refillGreedy(tokens, period)
+                                .build())
+                        .build(),
+                capacity);
     }
 }

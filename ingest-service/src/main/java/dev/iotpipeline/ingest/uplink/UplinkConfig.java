@@ -22,6 +22,9 @@ import io.swagger.v3.oas.models.info.Info;
 import io.swagger.v3.oas.models.security.SecurityScheme;
 import java.time.Clock;
 import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -128,6 +131,15 @@ class UplinkConfig {
     @Bean
     DeviceRateLimiter deviceRateLimiter(IngestProperties properties) {
         return new DeviceRateLimiter(properties.rateLimit());
+    }
+
+    /** Once a minute, the buckets of credentials that stopped sending are dropped (they refilled: nothing is lost). */
+    @Bean(destroyMethod = "shutdownNow")
+    ScheduledExecutorService rateLimitSweep(DeviceRateLimiter limiter) {
+        var sweep = Executors.newSingleThreadScheduledExecutor(
+                Thread.ofPlatform().name("rate-limit-sweep").daemon().factory());
+        sweep.scheduleWithFixedDelay(limiter::forgetIdle, 1, 1, TimeUnit.MINUTES);
+        return sweep;
     }
 
     /** The topics ingest owns, created when missing, so the service also starts against a bare broker. */

@@ -3,9 +3,11 @@ package dev.iotpipeline.ingest.ratelimit;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.web.security.Credential;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 import org.springframework.web.ErrorResponseException;
 
@@ -31,6 +33,19 @@ class DeviceRateLimiterTest {
         limiter.acquire(exhausted, 3);
 
         assertThatCode(() -> limiter.acquire(generous, 100)).doesNotThrowAnyException();
+    }
+
+    @Test
+    void shouldForgetABucketOnlyOnceItHasRefilledToCapacity() {
+        var fast = new Credential.Device("k4", null, 1000.0);
+        limiter.acquire(fast, 1000);
+        limiter.acquire(new Credential.Device("k5", null, null), 3);
+
+        assertThat(limiter.forgetIdle()).isZero();
+        await().atMost(Duration.ofSeconds(5)).until(() -> limiter.forgetIdle() == 1);
+        // its next request meets a new, full bucket
+        assertThatCode(() -> limiter.acquire(fast, 1000)).doesNotThrowAnyException();
+        assertThatThrownBy(() -> limiter.acquire(fast, 1)).isInstanceOf(ErrorResponseException.class);
     }
 
     @Test
