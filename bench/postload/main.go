@@ -184,14 +184,16 @@ func preconnect(client *http.Client, target *url.URL, conns int) int {
 		}
 		close(start)
 		wg.Wait()
-		n := 0
-		opened.Range(func(_, _ any) bool { n++; return true })
-		if n >= conns {
+		if n := count(&opened); n >= conns {
 			return n
 		}
 	}
+	return count(&opened)
+}
+
+func count(m *sync.Map) int {
 	n := 0
-	opened.Range(func(_, _ any) bool { n++; return true })
+	m.Range(func(_, _ any) bool { n++; return true })
 	return n
 }
 

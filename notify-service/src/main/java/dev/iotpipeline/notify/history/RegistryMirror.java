@@ -35,13 +35,12 @@ class RegistryMirror {
             batch = "true",
             topics = "#{T(dev.iotpipeline.events.PipelineTopic).DEVICES.topicName()}")
     void onBatch(List<ConsumerRecord<String, byte[]>> records) {
-        // Key -> the device as it now is, or null once deleted; in the order first met, so rows lock in topic order.
+        // Key -> the device as it now is, or null once deleted; one entry a key, so no statement meets a row twice.
         var latest = new LinkedHashMap<String, RegisteredDevice>();
         for (int i = 0; i < records.size(); i++) {
             var record = records.get(i);
             try {
                 var device = parse(record);
-                latest.remove(record.key());
                 latest.put(record.key(), device);
             } catch (RuntimeException e) {
                 write(latest);
