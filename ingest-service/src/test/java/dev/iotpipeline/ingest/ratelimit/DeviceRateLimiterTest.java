@@ -43,9 +43,8 @@ class DeviceRateLimiterTest {
 
         assertThat(limiter.forgetIdle()).isZero();
         await().atMost(Duration.ofSeconds(5)).until(() -> limiter.forgetIdle() == 1);
-        // its next request meets a new, full bucket
+        // its next request meets a new, full bucket (refill is continuous, so only the whole burst proves it)
         assertThatCode(() -> limiter.acquire(fast, 1000)).doesNotThrowAnyException();
-        assertThatThrownBy(() -> limiter.acquire(fast, 1)).isInstanceOf(ErrorResponseException.class);
     }
 
     @Test
