@@ -12,7 +12,9 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -47,7 +49,7 @@ public final class AotTraining {
                 "clearCondition":"temperature < 25","severity":"MAJOR"}""".formatted(CHANNEL));
         var deadline = System.nanoTime() + duration.toNanos();
         try (var workers = Executors.newVirtualThreadPerTaskExecutor()) {
-            var tasks = new ArrayList<java.util.concurrent.Future<?>>();
+            var tasks = new ArrayList<Future<?>>();
             for (int worker = 0; worker < 8; worker++) {
                 int id = worker;
                 tasks.add(workers.submit(() -> {
@@ -172,7 +174,7 @@ public final class AotTraining {
                             true)
                     .join();
         }
-        confirmed.orTimeout(30, java.util.concurrent.TimeUnit.SECONDS).join();
+        confirmed.orTimeout(30, TimeUnit.SECONDS).join();
         return socket;
     }
 

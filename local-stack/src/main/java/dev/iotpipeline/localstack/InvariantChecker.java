@@ -20,9 +20,11 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
+import tools.jackson.databind.JsonNode;
 
 /**
  * Checks the pipeline's one promise for a set of accepted uplinks: each ends as exactly one stored data
@@ -222,7 +224,7 @@ public final class InvariantChecker {
                 lostConflicts);
     }
 
-    private static String text(tools.jackson.databind.JsonNode json, String field) {
+    private static String text(JsonNode json, String field) {
         return json == null || !json.hasNonNull(field) ? "?" : json.get(field).asString();
     }
 
@@ -274,7 +276,7 @@ public final class InvariantChecker {
         }
         var kafkaClient = new HashMap<String, Object>();
         if (options.containsKey("kafka-config")) {
-            var file = new java.util.Properties();
+            var file = new Properties();
             try (var in = Files.newBufferedReader(Path.of(options.get("kafka-config")))) {
                 file.load(in);
             }

@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
@@ -31,8 +32,8 @@ public final class KafkaBroker implements AutoCloseable {
     public record Scram(int port, String user, String password) {
 
         /** The Kafka client properties a client of this listener needs besides the bootstrap servers. */
-        public java.util.Map<String, String> clientProperties() {
-            return java.util.Map.of(
+        public Map<String, String> clientProperties() {
+            return Map.of(
                     "security.protocol",
                     "SASL_PLAINTEXT",
                     "sasl.mechanism",
@@ -140,7 +141,7 @@ public final class KafkaBroker implements AutoCloseable {
 
     /** The broker answering on our port must be the one formatted on our data, not another stack's. */
     private void requireOwnCluster(String clusterId) throws IOException {
-        var meta = new java.util.Properties();
+        var meta = new Properties();
         try (var in = Files.newInputStream(dir.resolve("logs").resolve("meta.properties"))) {
             meta.load(in);
         }

@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
@@ -101,7 +102,7 @@ public final class LocalStackMain {
                             stopped.countDown();
                         },
                         "local-stack-shutdown"));
-        var url = (java.util.function.Function<Service, String>) s -> "http://127.0.0.1:" + settings.port(s);
+        var url = (Function<Service, String>) s -> "http://127.0.0.1:" + settings.port(s);
         System.out.printf(
                 """
 

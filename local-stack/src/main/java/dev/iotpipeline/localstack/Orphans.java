@@ -1,5 +1,6 @@
 package dev.iotpipeline.localstack;
 
+import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
@@ -43,7 +44,7 @@ final class Orphans {
     private static void run(List<String> command, boolean wait) {
         try {
             var process = new ProcessBuilder(command)
-                    .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")))
+                    .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();

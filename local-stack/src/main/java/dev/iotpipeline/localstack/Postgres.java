@@ -6,9 +6,11 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.SQLException;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.slf4j.LoggerFactory;
@@ -69,8 +71,7 @@ final class Postgres implements AutoCloseable {
     }
 
     /** The server that answered on our port must be the one on our data directory, not another stack's. */
-    private static void requireOwnServer(java.sql.Statement statement, Path dir, int port)
-            throws SQLException, IOException {
+    private static void requireOwnServer(Statement statement, Path dir, int port) throws SQLException, IOException {
         try (var rs = statement.executeQuery("SHOW data_directory")) {
             rs.next();
             if (!Path.of(rs.getString(1)).toRealPath().equals(dir.toRealPath())) {
@@ -113,7 +114,7 @@ final class Postgres implements AutoCloseable {
                             .warn("Stopping a PostgreSQL left over from an earlier run (pid {})", stale.pid());
                     Orphans.signal(stale.pid(), "INT");
                     stale.onExit()
-                            .orTimeout(30, java.util.concurrent.TimeUnit.SECONDS)
+                            .orTimeout(30, TimeUnit.SECONDS)
                             .exceptionally(t -> null)
                             .join();
                     stale.destroyForcibly();
@@ -186,7 +187,7 @@ final class Postgres implements AutoCloseable {
             Orphans.signal(pid, "KILL");
             ProcessHandle.of(pid)
                     .ifPresent(p -> p.onExit()
-                            .orTimeout(10, java.util.concurrent.TimeUnit.SECONDS)
+                            .orTimeout(10, TimeUnit.SECONDS)
                             .exceptionally(t -> null)
                             .join());
         });

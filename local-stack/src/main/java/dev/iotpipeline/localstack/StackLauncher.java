@@ -4,6 +4,10 @@ import java.io.BufferedOutputStream;
 import java.io.FileOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -17,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.FutureTask;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Function;
 
 /**
  * The process launcher of the scripts: {@code ./pipeline run [--log FILE] --then COMMAND...} starts the stack
@@ -91,8 +96,8 @@ final class StackLauncher {
                     + where;
             thread.interrupt();
         } catch (ExecutionException e) {
-            var trace = new java.io.StringWriter();
-            e.getCause().printStackTrace(new java.io.PrintWriter(trace));
+            var trace = new StringWriter();
+            e.getCause().printStackTrace(new PrintWriter(trace));
             reason = "The stack failed to start: " + trace;
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -112,16 +117,16 @@ final class StackLauncher {
             return "";
         }
         try {
-            var all = Files.readAllLines(log, java.nio.charset.StandardCharsets.UTF_8);
+            var all = Files.readAllLines(log, StandardCharsets.UTF_8);
             return String.join("\n", all.subList(Math.max(0, all.size() - lines), all.size()));
-        } catch (IOException | java.io.UncheckedIOException e) {
+        } catch (IOException | UncheckedIOException e) {
             return "(could not read " + log + ": " + e.getMessage() + ")";
         }
     }
 
     /** The environment the k6 suites and bench scripts read the stack from. */
     static Map<String, String> environment(LocalStack.Settings settings) {
-        var url = (java.util.function.Function<Service, String>) s -> "http://127.0.0.1:" + settings.port(s);
+        var url = (Function<Service, String>) s -> "http://127.0.0.1:" + settings.port(s);
         var env = new LinkedHashMap<String, String>();
         env.put("INGEST_URL", url.apply(Service.INGEST));
         env.put("DECODER_URL", url.apply(Service.DECODER));

@@ -1,6 +1,7 @@
 package dev.iotpipeline.decoder.codec;
 
 import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Cayenne Low Power Payload: (channel, type, value) items, values big-endian, as specified by myDevices
@@ -53,7 +54,7 @@ final class CayenneLppCodec implements UplinkCodec {
         if (measurements.isEmpty()) {
             throw new CodecException("cayenne-lpp: payload holds no items");
         }
-        return new Decoded(measurements, java.util.Map.of());
+        return new Decoded(measurements, Map.of());
     }
 
     private static Type scalar(int typeId, int at) {
@@ -72,8 +73,7 @@ final class CayenneLppCodec implements UplinkCodec {
         };
     }
 
-    private static int xyz(
-            byte[] bytes, int at, String name, int channel, double divisor, java.util.Map<String, Double> out) {
+    private static int xyz(byte[] bytes, int at, String name, int channel, double divisor, Map<String, Double> out) {
         require(bytes, at, 6, name);
         out.put(name + "_" + channel + "_x", (short) unsigned(bytes, at, 2) / divisor);
         out.put(name + "_" + channel + "_y", (short) unsigned(bytes, at + 2, 2) / divisor);

@@ -1,5 +1,6 @@
 package dev.iotpipeline.decoder.codec;
 
+import com.sun.management.ThreadMXBean;
 import java.lang.management.ManagementFactory;
 import org.mozilla.javascript.Context;
 import org.mozilla.javascript.ContextFactory;
@@ -26,8 +27,7 @@ final class ScriptSandbox extends ContextFactory {
 
     static final long MIN_BACKSTOP_NANOS = 1_000_000_000L;
 
-    private static final com.sun.management.ThreadMXBean THREADS =
-            (com.sun.management.ThreadMXBean) ManagementFactory.getThreadMXBean();
+    private static final ThreadMXBean THREADS = (ThreadMXBean) ManagementFactory.getThreadMXBean();
     private static final boolean CPU_TIME = cpuTimeAvailable();
 
     /** Thrown from the instruction observer; an Error, so script try/catch cannot swallow it. */

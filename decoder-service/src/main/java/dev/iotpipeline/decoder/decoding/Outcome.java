@@ -1,6 +1,7 @@
 package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.events.DataUnit;
+import java.util.List;
 
 /** The result of decoding one record: a data unit, or a dead letter with its cause, reason and codec. */
 sealed interface Outcome {
@@ -9,7 +10,7 @@ sealed interface Outcome {
      * The uplink's data unit, one more per history record it carried, and the uplink's {@link
      * dev.iotpipeline.events.UplinkDigest}, which travels with each so the store can tell a conflicting retry.
      */
-    record Decoded(DataUnit dataUnit, java.util.List<DataUnit> history, long uplinkDigest) implements Outcome {}
+    record Decoded(DataUnit dataUnit, List<DataUnit> history, long uplinkDigest) implements Outcome {}
 
     record DeadLetter(DeadLetterCause cause, String reason, String deviceType, String codec) implements Outcome {}
 }

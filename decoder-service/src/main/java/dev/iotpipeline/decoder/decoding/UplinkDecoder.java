@@ -11,6 +11,7 @@ import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.UplinkDigest;
 import java.time.Clock;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
@@ -91,7 +92,7 @@ class UplinkDecoder {
                 decodedAt,
                 decoded.measurements(),
                 attributes(decoded, uplink));
-        var history = new java.util.ArrayList<DataUnit>();
+        var history = new ArrayList<DataUnit>();
         for (int i = 0; i < decoded.history().size(); i++) {
             var point = decoded.history().get(i);
             history.add(new DataUnit(

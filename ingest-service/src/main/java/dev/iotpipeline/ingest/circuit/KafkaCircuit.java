@@ -226,7 +226,7 @@ public final class KafkaCircuit implements AutoCloseable {
     static boolean meansUnavailable(Throwable error) {
         var cause = error;
         for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
-            if (cause instanceof java.util.concurrent.TimeoutException
+            if (cause instanceof TimeoutException
                     || cause instanceof RetriableException
                     || cause instanceof BrokerNotAvailableException) {
                 return true;

@@ -1,5 +1,6 @@
 package dev.iotpipeline.ingest.uplink;
 
+import dev.iotpipeline.events.Ids;
 import java.time.Instant;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.http.ResponseEntity;
@@ -17,6 +18,6 @@ class BenchController {
 
     @PostMapping("/bench/noop")
     ResponseEntity<Accepted> noop(@RequestBody byte[] body) {
-        return ResponseEntity.accepted().body(new Accepted(dev.iotpipeline.events.Ids.newId(), Instant.now()));
+        return ResponseEntity.accepted().body(new Accepted(Ids.newId(), Instant.now()));
     }
 }

@@ -15,7 +15,6 @@ import java.util.UUID;
 import java.util.function.Predicate;
 import java.util.regex.Pattern;
 import org.springframework.http.HttpStatus;
-import org.springframework.web.ErrorResponseException;
 
 /** Validates an uplink request and turns it into the event written to Kafka. */
 class UplinkFactory {
@@ -65,7 +64,7 @@ class UplinkFactory {
         var channel = target.channel();
         requireDeviceId(request.deviceId());
         if (request.fPort() != null && (request.fPort() < 0 || request.fPort() > 255)) {
-            throw invalid("invalid-field", "fPort must be between 0 and 255");
+            throw Fields.invalid("invalid-field", "fPort", "fPort must be between 0 and 255");
         }
         return uplink(
                 target,
@@ -82,14 +81,18 @@ class UplinkFactory {
         var channel = target.channel();
         requireDeviceId(request.deviceId());
         if (request.measurements() == null || request.measurements().isEmpty()) {
-            throw invalid("missing-field", "measurements must hold at least one value");
+            throw Fields.invalid("missing-field", "measurements", "measurements must hold at least one value");
         }
         request.measurements().forEach((name, value) -> {
             if (!MEASUREMENT.matcher(name).matches()) {
-                throw invalid("invalid-field", "measurement name '" + name + "' must match " + MEASUREMENT.pattern());
+                throw Fields.invalid(
+                        "invalid-field",
+                        "measurements",
+                        "measurement name '" + name + "' must match " + MEASUREMENT.pattern());
             }
             if (!(value instanceof Number number) || !Double.isFinite(number.doubleValue())) {
-                throw invalid("invalid-field", "measurement '" + name + "' must be a finite number");
+                throw Fields.invalid(
+                        "invalid-field", "measurements", "measurement '" + name + "' must be a finite number");
             }
         });
         var body = new LinkedHashMap<String, Object>();
@@ -116,7 +119,7 @@ class UplinkFactory {
     EncodedUplink createForwarded(Target target, WebhookUplink forwarded) {
         requireDeviceId(forwarded.deviceId());
         if (forwarded.payload() == null || forwarded.payload().length == 0) {
-            throw invalid("missing-field", "the uplink carries no payload");
+            throw Fields.invalid("missing-field", "payload", "the uplink carries no payload");
         }
         requireSize(forwarded.payload().length);
         return uplink(
@@ -171,10 +174,10 @@ class UplinkFactory {
 
     private static void requireDeviceId(String deviceId) {
         if (deviceId == null || deviceId.isBlank()) {
-            throw invalid("missing-field", "deviceId is required");
+            throw Fields.invalid("missing-field", "deviceId", "deviceId is required");
         }
         if (!Fields.DEVICE_ID.matcher(deviceId).matches()) {
-            throw invalid("invalid-field", "deviceId must match " + Fields.DEVICE_ID.pattern());
+            throw Fields.invalid("invalid-field", "deviceId", "deviceId must match " + Fields.DEVICE_ID.pattern());
         }
     }
 
@@ -189,24 +192,24 @@ class UplinkFactory {
 
     private byte[] payload(UplinkRequest request) {
         if ((request.payload() == null) == (request.payloadHex() == null)) {
-            throw invalid("missing-field", "Give exactly one of payload (base64) or payloadHex");
+            throw Fields.invalid("missing-field", "payload", "Give exactly one of payload (base64) or payloadHex");
         }
         byte[] bytes;
         if (request.payload() != null) {
             try {
                 bytes = Base64.getDecoder().decode(request.payload().strip());
             } catch (IllegalArgumentException e) {
-                throw invalid("invalid-base64", "payload is not valid base64: " + e.getMessage());
+                throw Fields.invalid("invalid-base64", "payload", "payload is not valid base64: " + e.getMessage());
             }
         } else {
             try {
                 bytes = HexFormat.of().parseHex(request.payloadHex().strip());
             } catch (IllegalArgumentException e) {
-                throw invalid("invalid-hex", "payloadHex is not valid hex: " + e.getMessage());
+                throw Fields.invalid("invalid-hex", "payloadHex", "payloadHex is not valid hex: " + e.getMessage());
             }
         }
         if (bytes.length == 0) {
-            throw invalid("invalid-field", "payload is empty");
+            throw Fields.invalid("invalid-field", "payload", "payload is empty");
         }
         requireSize(bytes.length);
         return bytes;
@@ -214,11 +217,7 @@ class UplinkFactory {
 
     private static void requireName(String what, String value) {
         if (!Fields.isName(value)) {
-            throw invalid("invalid-name", what + " '" + value + "' must match " + Fields.NAME.pattern());
+            throw Fields.invalid("invalid-name", what, what + " '" + value + "' must match " + Fields.NAME.pattern());
         }
-    }
-
-    private static ErrorResponseException invalid(String type, String detail) {
-        return Problems.of(HttpStatus.BAD_REQUEST, type, detail);
     }
 }

@@ -7,6 +7,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
@@ -80,10 +81,9 @@ final class CapacityReport {
             return null;
         }
         var doubles = present.stream().mapToDouble(JsonNode::asDouble).toArray();
-        double mean = java.util.Arrays.stream(doubles).sum() / doubles.length;
-        double squares = java.util.Arrays.stream(doubles)
-                .map(v -> (v - mean) * (v - mean))
-                .sum();
+        double mean = Arrays.stream(doubles).sum() / doubles.length;
+        double squares =
+                Arrays.stream(doubles).map(v -> (v - mean) * (v - mean)).sum();
         var node = Json.MAPPER.createObjectNode();
         node.put("mean", mean);
         node.put("stdev", doubles.length > 1 ? Math.sqrt(squares / (doubles.length - 1)) : 0.0);

@@ -1,6 +1,7 @@
 package dev.iotpipeline.localstack.report;
 
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -168,7 +169,6 @@ final class FuzzReport {
                 .newDecoder()
                 .onMalformedInput(CodingErrorAction.REPLACE)
                 .onUnmappableCharacter(CodingErrorAction.REPLACE);
-        return decoder.decode(java.nio.ByteBuffer.wrap(Files.readAllBytes(path)))
-                .toString();
+        return decoder.decode(ByteBuffer.wrap(Files.readAllBytes(path))).toString();
     }
 }

@@ -1,6 +1,7 @@
 package dev.iotpipeline.notify.history;
 
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -22,7 +23,7 @@ enum AggregateFunction {
     static List<AggregateFunction> parse(String fn) {
         var functions = new ArrayList<AggregateFunction>();
         for (var label : fn.split(",", -1)) {
-            var function = java.util.Arrays.stream(values())
+            var function = Arrays.stream(values())
                     .filter(f -> f.label().equals(label.strip()))
                     .findFirst()
                     .orElseThrow(() -> QueryParameters.invalid(

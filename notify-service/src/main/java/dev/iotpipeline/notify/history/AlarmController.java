@@ -17,6 +17,7 @@ import dev.iotpipeline.web.problem.Problems;
 import dev.iotpipeline.web.security.Credential;
 import java.time.Instant;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -113,7 +114,7 @@ class AlarmController {
 
     /** Who acknowledged, for the audit trail: the role and the credential's id (a hash prefix, not the secret). */
     private static String by(Credential credential) {
-        return credential.role().name().toLowerCase(java.util.Locale.ROOT) + ":" + credential.id();
+        return credential.role().name().toLowerCase(Locale.ROOT) + ":" + credential.id();
     }
 
     private AlarmEvent find(Credential auth, UUID alarmId) {

@@ -1,5 +1,6 @@
 package dev.iotpipeline.notify.history;
 
+import java.sql.Timestamp;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,8 +24,8 @@ public record DataUnitQuery(
         add(terms, params, "channel", "channel = :channel", channel);
         add(terms, params, "deviceType", "device_type = :deviceType", deviceType);
         add(terms, params, "deviceId", "device_id = :deviceId", deviceId);
-        add(terms, params, "from", "received_at >= :from", from == null ? null : java.sql.Timestamp.from(from));
-        add(terms, params, "to", "received_at < :to", to == null ? null : java.sql.Timestamp.from(to));
+        add(terms, params, "from", "received_at >= :from", from == null ? null : Timestamp.from(from));
+        add(terms, params, "to", "received_at < :to", to == null ? null : Timestamp.from(to));
         return terms.isEmpty() ? "TRUE" : String.join(" AND ", terms);
     }
 

@@ -12,6 +12,7 @@ import dev.iotpipeline.web.problem.Problems;
 import dev.iotpipeline.web.security.Credential;
 import java.time.Duration;
 import java.time.Instant;
+import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -179,7 +180,7 @@ class HistoryController {
             if (stride.compareTo(Duration.ofSeconds(1)) >= 0 && stride.getNano() == 0) {
                 return stride;
             }
-        } catch (java.time.format.DateTimeParseException e) {
+        } catch (DateTimeParseException e) {
             // reported below
         }
         throw invalid(

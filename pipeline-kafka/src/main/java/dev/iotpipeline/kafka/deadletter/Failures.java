@@ -8,6 +8,7 @@ import java.util.Collections;
 import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.Set;
+import java.util.concurrent.TimeoutException;
 import org.apache.kafka.common.errors.InterruptException;
 import org.apache.kafka.common.errors.RetriableException;
 import org.springframework.dao.DataAccessResourceFailureException;
@@ -27,7 +28,7 @@ public final class Failures {
             RetriableException.class,
             InterruptException.class,
             InterruptedException.class,
-            java.util.concurrent.TimeoutException.class,
+            TimeoutException.class,
             TransientDataAccessException.class,
             RecoverableDataAccessException.class,
             DataAccessResourceFailureException.class,

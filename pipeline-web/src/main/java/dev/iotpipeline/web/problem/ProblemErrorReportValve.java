@@ -6,6 +6,7 @@ import org.apache.catalina.connector.Request;
 import org.apache.catalina.connector.Response;
 import org.apache.catalina.valves.ErrorReportValve;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 
 /**
  * Tomcat's own error page for requests it refuses before any servlet sees them (an invalid URI, an encoded
@@ -21,7 +22,7 @@ public class ProblemErrorReportValve extends ErrorReportValve {
         }
         var reason = HttpStatus.resolve(status);
         var title = reason == null ? "HTTP " + status : reason.getReasonPhrase();
-        var type = ProblemAdvice.typeFor(new Exception(), org.springframework.http.HttpStatusCode.valueOf(status));
+        var type = ProblemAdvice.typeFor(new Exception(), HttpStatusCode.valueOf(status));
         var detail = status == 400 ? "The request is not valid HTTP for this server (its URI, or a header)" : title;
         var json = "{\"type\":\"" + Problems.BASE + type + "\",\"title\":\"" + title + "\",\"status\":" + status
                 + ",\"detail\":\"" + detail + "\"}";

@@ -4,6 +4,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.net.URI;
 import org.springframework.http.HttpStatus;
+import org.springframework.http.HttpStatusCode;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.web.ErrorResponse;
@@ -39,8 +40,7 @@ public final class ProblemWriter {
             return;
         }
         problem.setInstance(safeUri(path));
-        rejections.count(
-                Problems.shortType(problem, org.springframework.http.HttpStatusCode.valueOf(problem.getStatus())));
+        rejections.count(Problems.shortType(problem, HttpStatusCode.valueOf(problem.getStatus())));
         response.resetBuffer();
         response.setStatus(problem.getStatus());
         response.setContentType(MediaType.APPLICATION_PROBLEM_JSON_VALUE);

@@ -5,6 +5,8 @@ import jakarta.servlet.DispatcherType;
 import jakarta.servlet.http.HttpServletRequest;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.Collections;
+import java.util.Enumeration;
 import java.util.List;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -166,11 +168,11 @@ public class BearerSecurity implements DisposableBean {
         return secret.isEmpty() ? null : secret;
     }
 
-    private static String fromSubprotocols(java.util.Enumeration<String> headers) {
+    private static String fromSubprotocols(Enumeration<String> headers) {
         if (headers == null) {
             return null;
         }
-        List<String> protocols = java.util.Collections.list(headers).stream()
+        List<String> protocols = Collections.list(headers).stream()
                 .flatMap(h -> Arrays.stream(h.split(",")))
                 .map(String::trim)
                 .toList();

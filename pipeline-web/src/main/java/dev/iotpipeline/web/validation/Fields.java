@@ -27,7 +27,15 @@ public final class Fields {
 
     /** A 400 {@code invalid-field} problem whose detail is {@code field: problem} and whose {@code field} names it. */
     public static ErrorResponseException invalid(String field, String problem) {
-        return Problems.of(HttpStatus.BAD_REQUEST, "invalid-field", field + ": " + problem, Map.of("field", field));
+        return invalid("invalid-field", field, field + ": " + problem);
+    }
+
+    /**
+     * A 400 problem of one of the documented types ({@code missing-field}, {@code invalid-hex}, {@code invalid-name},
+     * …) whose {@code field} names what it is about.
+     */
+    public static ErrorResponseException invalid(String type, String field, String detail) {
+        return Problems.of(HttpStatus.BAD_REQUEST, type, detail, Map.of("field", field));
     }
 
     /** Refuses a text longer than {@code max} characters; null passes (absence is the caller's to judge). */

@@ -9,6 +9,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** Rule evaluations, evaluation latency per data unit, alarms raised and cleared by severity, state size. */
@@ -59,7 +60,7 @@ public final class RuleMetrics {
 
     void evaluated(int rules, long nanos) {
         evaluations.increment(rules);
-        latency.record(nanos, java.util.concurrent.TimeUnit.NANOSECONDS);
+        latency.record(nanos, TimeUnit.NANOSECONDS);
     }
 
     void raised(Severity severity) {

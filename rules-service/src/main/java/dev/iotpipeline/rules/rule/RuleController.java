@@ -1,6 +1,7 @@
 package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.Rule;
+import dev.iotpipeline.events.RuleFilter;
 import dev.iotpipeline.web.problem.Problems;
 import dev.iotpipeline.web.validation.Fields;
 import java.net.URI;
@@ -67,6 +68,7 @@ class RuleController {
         Fields.requireMaxLength("name", request.name(), MAX_NAME);
         Fields.requireMaxLength("condition", request.condition(), MAX_EXPRESSION);
         Fields.requireMaxLength("clearCondition", request.clearCondition(), MAX_EXPRESSION);
+        requireFilter(request.filter());
         try {
             return registry.save(id, request);
         } catch (InvalidExpressionException e) {
@@ -75,6 +77,26 @@ class RuleController {
             properties.put("position", e.position());
             properties.put("unknownNames", e.unknownNames());
             throw Problems.of(HttpStatus.BAD_REQUEST, "invalid-expression", e.getMessage(), properties);
+        }
+    }
+
+    /**
+     * A filter field names what an uplink can carry, or the rule could never match: a channel or device type is a
+     * name, a device id a device id, each as ingest accepts them.
+     */
+    private static void requireFilter(RuleFilter filter) {
+        if (filter == null) {
+            return;
+        }
+        if (filter.channel() != null && !Fields.isName(filter.channel())) {
+            throw Fields.invalid("filter.channel", "must match " + Fields.NAME.pattern());
+        }
+        if (filter.deviceType() != null && !Fields.isName(filter.deviceType())) {
+            throw Fields.invalid("filter.deviceType", "must match " + Fields.NAME.pattern());
+        }
+        if (filter.deviceId() != null
+                && !Fields.DEVICE_ID.matcher(filter.deviceId()).matches()) {
+            throw Fields.invalid("filter.deviceId", "must match " + Fields.DEVICE_ID.pattern());
         }
     }
 

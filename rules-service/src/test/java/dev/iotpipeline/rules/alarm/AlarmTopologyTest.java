@@ -1,6 +1,7 @@
 package dev.iotpipeline.rules.alarm;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.iotpipeline.events.AlarmCommand;
 import dev.iotpipeline.events.AlarmEvent;
@@ -18,6 +19,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -236,6 +238,28 @@ class AlarmTopologyTest {
     }
 
     @Test
+    void shouldRaiseAndClearAThresholdAlarmWithTheSameIdsWhenReplayedAfterACrash() {
+        rules.apply("hot", threshold("hot", RuleFilter.ANY, "temperature > 30", null, null));
+        var input = List.of(unit("dev-1", 31.0, 0), unit("dev-1", 32.0, 1), unit("dev-1", 20.0, 2));
+        input.forEach(u -> dataUnits.pipeInput("dev-1", u));
+        var first = alarms.readValuesToList();
+        assertThat(first).extracting(AlarmEvent::state).containsExactly(AlarmState.ACTIVE, AlarmState.CLEARED);
+
+        // A crash before the alarms and the device's state were committed: a new instance reads the same data
+        // units again from an empty state, later on the wall clock.
+        driver.close();
+        startDriver();
+        driver.advanceWallClockTime(Duration.ofMinutes(5));
+        input.forEach(u -> dataUnits.pipeInput("dev-1", u));
+        var replayed = alarms.readValuesToList();
+        assertThat(replayed)
+                .extracting(AlarmEvent::alarmId, AlarmEvent::id, AlarmEvent::state)
+                .containsExactlyElementsOf(first.stream()
+                        .map(a -> tuple(a.alarmId(), a.id(), a.state()))
+                        .toList());
+    }
+
+    @Test
     void shouldApplyRuleChangesMidStreamAndClearAlarmsOfDisabledOrDeletedRules() {
         rules.apply("r1", threshold("r1", RuleFilter.ANY, "temperature > 30", null, null));
         rules.apply("r2", threshold("r2", RuleFilter.ANY, "humidity > 80", null, null));
@@ -247,14 +271,14 @@ class AlarmTopologyTest {
         dataUnits.pipeInput("dev-1", unit("dev-1", 33.0, 1, 90.0));
         assertThat(alarms.readValuesToList())
                 .extracting(AlarmEvent::ruleId, AlarmEvent::state)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("r1", AlarmState.CLEARED));
+                .containsExactly(tuple("r1", AlarmState.CLEARED));
 
         // when r2 is deleted, its active alarm is cleared by the next sweep
         rules.apply("r2", null);
         driver.advanceWallClockTime(Duration.ofSeconds(2));
         assertThat(alarms.readValuesToList())
                 .extracting(AlarmEvent::ruleId, AlarmEvent::state)
-                .containsExactly(org.assertj.core.groups.Tuple.tuple("r2", AlarmState.CLEARED));
+                .containsExactly(tuple("r2", AlarmState.CLEARED));
 
         // and a disabled rule stops raising
         rules.apply(

@@ -130,4 +130,25 @@ class RuleApiTest {
                 .andExpect(status().isForbidden());
         assertThat(sent).isEmpty();
     }
+
+    @Test
+    void shouldRefuseARuleWhoseFilterNamesWhatNoUplinkCanCarry() throws Exception {
+        create(
+                        "{\"name\":\"hot\",\"filter\":{\"channel\":\"Factory 1\"},\"condition\":\"temperature > 30\"}",
+                        "admin-secret")
+                .andExpect(status().isBadRequest())
+                .andExpect(content().contentTypeCompatibleWith("application/problem+json"))
+                .andExpect(jsonPath("$.field").value("filter.channel"));
+        create(
+                        "{\"name\":\"hot\",\"filter\":{\"deviceType\":\"EM300\"},\"condition\":\"temperature > 30\"}",
+                        "admin-secret")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("filter.deviceType"));
+        create(
+                        "{\"name\":\"hot\",\"filter\":{\"deviceId\":\"dev 1\"},\"condition\":\"temperature > 30\"}",
+                        "admin-secret")
+                .andExpect(status().isBadRequest())
+                .andExpect(jsonPath("$.field").value("filter.deviceId"));
+        assertThat(sent).isEmpty();
+    }
 }

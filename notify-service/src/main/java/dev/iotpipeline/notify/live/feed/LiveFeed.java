@@ -4,6 +4,7 @@ import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.kafka.topic.TopicTail;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.Map;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.slf4j.Logger;
@@ -22,7 +23,7 @@ public final class LiveFeed implements AutoCloseable {
     private final SubscriptionRegistry registry;
     private final DeliveryLogs logs;
     private final HopTimers hops;
-    private final Map<LiveStream, TopicTail> tails = new java.util.EnumMap<>(LiveStream.class);
+    private final Map<LiveStream, TopicTail> tails = new EnumMap<>(LiveStream.class);
 
     public LiveFeed(Map<String, Object> kafkaClient, SubscriptionRegistry registry, DeliveryLogs logs, HopTimers hops) {
         this.registry = registry;

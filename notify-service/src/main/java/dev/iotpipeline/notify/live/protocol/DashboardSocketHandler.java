@@ -12,6 +12,7 @@ import dev.iotpipeline.notify.live.session.Sessions;
 import dev.iotpipeline.notify.live.wire.ServerMessages;
 import dev.iotpipeline.web.security.BearerSecurity;
 import dev.iotpipeline.web.security.Credential;
+import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.Executor;
 import org.slf4j.Logger;
@@ -63,7 +64,7 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
     }
 
     @Override
-    public void afterConnectionEstablished(WebSocketSession session) throws java.io.IOException {
+    public void afterConnectionEstablished(WebSocketSession session) throws IOException {
         sessions.open(session, credential(session).id());
     }
 

@@ -1,5 +1,6 @@
 package dev.iotpipeline.notify.live.session;
 
+import dev.iotpipeline.notify.live.wire.ServerMessages;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -199,7 +200,7 @@ public final class SessionSender {
             }
             try {
                 if (dropped > 0) {
-                    session.sendMessage(new TextMessage("{\"type\":\"dropped\",\"count\":" + dropped + "}"));
+                    session.sendMessage(new TextMessage(ServerMessages.dropped(dropped)));
                 }
                 session.sendMessage(next.message());
                 if (next.stream() != null) {

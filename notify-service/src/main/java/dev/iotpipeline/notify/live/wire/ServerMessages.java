@@ -54,6 +54,11 @@ public final class ServerMessages {
         return EventJson.mapper().writeValueAsString(body);
     }
 
+    /** The server dropped {@code count} messages for a subscriber that fell behind, since it last said so. */
+    public static String dropped(long count) {
+        return "{\"type\":\"dropped\",\"count\":" + count + "}";
+    }
+
     /** A reply to a client's message ({@code subscribed}, {@code unsubscribed}, {@code pong}). */
     public static String reply(String type, String id) {
         var body = new LinkedHashMap<String, Object>();
