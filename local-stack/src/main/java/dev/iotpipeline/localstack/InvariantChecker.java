@@ -4,9 +4,9 @@ import static dev.iotpipeline.localstack.PipelineOutputs.MAIN_UNIT;
 import static dev.iotpipeline.localstack.PipelineOutputs.header;
 import static dev.iotpipeline.localstack.PipelineOutputs.uuid;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.ReaderProperties;
 import java.io.IOException;
 import java.nio.file.Files;

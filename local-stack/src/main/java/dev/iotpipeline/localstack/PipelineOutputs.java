@@ -1,8 +1,8 @@
 package dev.iotpipeline.localstack;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.topic.TopicTail;
 import dev.iotpipeline.localstack.InvariantChecker.Sources;
 import java.sql.DriverManager;

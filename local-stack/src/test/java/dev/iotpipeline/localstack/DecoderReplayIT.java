@@ -3,7 +3,7 @@ package dev.iotpipeline.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,8 +3,8 @@ package dev.iotpipeline.localstack;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.HashSet;

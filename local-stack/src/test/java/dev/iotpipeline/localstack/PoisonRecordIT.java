@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.iotpipeline.events.DataUnit;
-import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

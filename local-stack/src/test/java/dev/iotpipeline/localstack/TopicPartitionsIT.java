@@ -2,7 +2,7 @@ package dev.iotpipeline.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicPartitions;
 import java.time.Duration;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.iotpipeline.decoder.deadletter;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicReader;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

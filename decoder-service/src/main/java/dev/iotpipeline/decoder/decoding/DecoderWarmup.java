@@ -2,7 +2,7 @@ package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.web.warmup.Warmup;
 import java.time.Instant;
 import java.util.HexFormat;

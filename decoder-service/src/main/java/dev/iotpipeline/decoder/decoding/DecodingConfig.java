@@ -2,12 +2,12 @@ package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.registry.DeviceTypeRegistry;
-import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.DeviceType;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.RetryPolicy;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;

@@ -8,7 +8,7 @@ sealed interface Outcome {
 
     /**
      * The uplink's data unit, one more per history record it carried, and the uplink's {@link
-     * dev.iotpipeline.events.UplinkDigest}, which travels with each so the store can tell a conflicting retry.
+     * dev.iotpipeline.kafka.topic.UplinkDigest}, which travels with each so the store can tell a conflicting retry.
      */
     record Decoded(DataUnit dataUnit, List<DataUnit> history, long uplinkDigest) implements Outcome {}
 

@@ -1,11 +1,11 @@
 package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.events.DataUnit;
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.UplinkDigest;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
+import dev.iotpipeline.kafka.topic.UplinkDigest;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,7 +50,7 @@ class UplinkListener {
 
     @KafkaListener(
             id = "decoder",
-            topics = "#{T(dev.iotpipeline.events.PipelineTopic).UPLINKS_ENCODED.topicName()}",
+            topics = "#{T(dev.iotpipeline.kafka.topic.PipelineTopic).UPLINKS_ENCODED.topicName()}",
             batch = "true")
     void onBatch(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
         long polled = System.currentTimeMillis();

@@ -2,8 +2,8 @@ package dev.iotpipeline.decoder.registry;
 
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.Codecs;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import java.time.Clock;
 import java.util.Map;

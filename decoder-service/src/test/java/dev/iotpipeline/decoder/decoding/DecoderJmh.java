@@ -7,7 +7,7 @@ import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.FieldMapping;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -7,12 +7,12 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import dev.iotpipeline.decoder.DecoderApplication;
-import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.UplinkDigest;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
+import dev.iotpipeline.kafka.topic.UplinkDigest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;

@@ -12,7 +12,7 @@ import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.codec.Codecs;
 import dev.iotpipeline.events.DeviceType;
 import dev.iotpipeline.events.EventJson;
-import dev.iotpipeline.events.EventSerializer;
+import dev.iotpipeline.kafka.topic.EventSerializer;
 import dev.iotpipeline.kafka.topic.ReaderProperties;
 import dev.iotpipeline.web.PipelineWebConfiguration;
 import java.time.Duration;

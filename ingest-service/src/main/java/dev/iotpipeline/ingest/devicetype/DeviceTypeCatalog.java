@@ -1,8 +1,8 @@
 package dev.iotpipeline.ingest.devicetype;
 
 import dev.iotpipeline.events.DeviceType;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.topic.CompactedRegistry;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

@@ -1,11 +1,11 @@
 package dev.iotpipeline.ingest.registry;
 
 import dev.iotpipeline.events.ChannelPolicy;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.RegisteredDevice;
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
 import dev.iotpipeline.kafka.topic.CompactedRegistry;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.web.security.CredentialStore;
 import java.time.Clock;

@@ -1,6 +1,6 @@
 package dev.iotpipeline.ingest.uplink;
 
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.web.warmup.Warmup;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;

@@ -1,12 +1,12 @@
 package dev.iotpipeline.ingest.uplink;
 
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.devicetype.DeviceTypeCatalog;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
 import dev.iotpipeline.ingest.registry.DeviceRegistry;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
 import dev.iotpipeline.kafka.tracing.TraceStart;

@@ -1,9 +1,9 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.TraceStart;
 import dev.iotpipeline.web.problem.Problems;
 import io.micrometer.core.instrument.Timer;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.iotpipeline.events.ChannelPolicy;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.RegisteredDevice;
 import dev.iotpipeline.ingest.registry.DeviceRequests.CredentialRequest;
 import dev.iotpipeline.ingest.registry.DeviceRequests.DeviceRequest;
 import dev.iotpipeline.kafka.topic.CompactedRegistry;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.web.security.Credential;
 import dev.iotpipeline.web.security.CredentialStore;
 import dev.iotpipeline.web.security.SecurityProperties;

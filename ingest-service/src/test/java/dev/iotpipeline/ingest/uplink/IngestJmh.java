@@ -1,7 +1,7 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;

@@ -1,11 +1,11 @@
 package dev.iotpipeline.notify.history;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.RetryPolicy;
 import dev.iotpipeline.kafka.metrics.HopTimers;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.notify.NotifyProperties;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -24,7 +24,7 @@ public class HistoryStore {
 
     /**
      * An event together with the exact JSON it arrived as, and for a data unit the {@link
-     * dev.iotpipeline.events.UplinkDigest} of its uplink when the record carried one.
+     * dev.iotpipeline.kafka.topic.UplinkDigest} of its uplink when the record carried one.
      */
     public record Stored<T>(T event, String json, Long uplinkDigest) {
 

@@ -2,7 +2,7 @@ package dev.iotpipeline.notify.history;
 
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EventJson;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.notify.live.feed.LiveEvent;
 import dev.iotpipeline.notify.live.feed.LiveStream;
 import dev.iotpipeline.web.warmup.Warmup;

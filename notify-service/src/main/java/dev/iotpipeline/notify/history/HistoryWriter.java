@@ -2,11 +2,11 @@ package dev.iotpipeline.notify.history;
 
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DataUnit;
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.UplinkDigest;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
+import dev.iotpipeline.kafka.topic.UplinkDigest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -91,8 +91,8 @@ class HistoryWriter {
             id = "notify-store",
             batch = "true",
             topics = {
-                "#{T(dev.iotpipeline.events.PipelineTopic).DATA_UNITS.topicName()}",
-                "#{T(dev.iotpipeline.events.PipelineTopic).ALARMS.topicName()}"
+                "#{T(dev.iotpipeline.kafka.topic.PipelineTopic).DATA_UNITS.topicName()}",
+                "#{T(dev.iotpipeline.kafka.topic.PipelineTopic).ALARMS.topicName()}"
             })
     void onBatch(List<ConsumerRecord<String, byte[]>> records) {
         var rows = new ArrayList<Row>(records.size());

@@ -1,9 +1,9 @@
 package dev.iotpipeline.notify.history;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.RegisteredDevice;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -33,7 +33,7 @@ class RegistryMirror {
             id = "notify-registry",
             groupId = "notify-registry",
             batch = "true",
-            topics = "#{T(dev.iotpipeline.events.PipelineTopic).DEVICES.topicName()}")
+            topics = "#{T(dev.iotpipeline.kafka.topic.PipelineTopic).DEVICES.topicName()}")
     void onBatch(List<ConsumerRecord<String, byte[]>> records) {
         // Key -> the device as it now is, or null once deleted; one entry a key, so no statement meets a row twice.
         var latest = new LinkedHashMap<String, RegisteredDevice>();

@@ -1,8 +1,8 @@
 package dev.iotpipeline.notify.live;
 
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.metrics.HopTimers;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.live.feed.DeliveryLogs;

@@ -6,10 +6,10 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
 import dev.iotpipeline.events.DataUnit;
-import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.notify.NotifyApplication;
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;

@@ -4,11 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.assertj.core.api.Assertions.tuple;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
 import dev.iotpipeline.events.EventJson;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.RegisteredDevice;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,7 +1,6 @@
 package dev.iotpipeline.kafka.deadletter;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.PrintWriter;

@@ -1,6 +1,5 @@
 package dev.iotpipeline.kafka.topic;
 
-import dev.iotpipeline.events.PipelineTopic;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

@@ -2,8 +2,7 @@ package dev.iotpipeline.kafka.deadletter;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;

@@ -3,7 +3,6 @@ package dev.iotpipeline.kafka.topic;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
 import java.time.Duration;
 import java.util.HashMap;

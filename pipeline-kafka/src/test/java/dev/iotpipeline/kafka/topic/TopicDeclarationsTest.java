@@ -2,8 +2,7 @@ package dev.iotpipeline.kafka.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.iotpipeline.events.PipelineTopic;
-import dev.iotpipeline.events.PipelineTopic.Owner;
+import dev.iotpipeline.kafka.topic.PipelineTopic.Owner;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashMap;

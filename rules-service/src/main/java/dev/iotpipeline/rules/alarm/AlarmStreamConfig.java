@@ -1,11 +1,11 @@
 package dev.iotpipeline.rules.alarm;
 
 import dev.iotpipeline.events.AlarmEvent;
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.StreamsServiceConfiguration;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.StreamsDeadLetters;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.rules.rule.RuleSet;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;

@@ -1,10 +1,10 @@
 package dev.iotpipeline.rules.alarm;
 
 import dev.iotpipeline.events.AlarmEvent;
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.EventSerde;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import dev.iotpipeline.kafka.topic.EventSerde;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.rules.rule.RuleSet;
 import java.time.Clock;
 import java.time.Duration;

@@ -1,7 +1,7 @@
 package dev.iotpipeline.rules.alarm;
 
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.rules.rule.RuleSet;
 import org.apache.kafka.streams.processor.api.Processor;
 import org.apache.kafka.streams.processor.api.ProcessorContext;

@@ -1,7 +1,7 @@
 package dev.iotpipeline.rules.rule;
 
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.reader.ReaderLifecycle;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.rules.RulesProperties;
 import java.time.Clock;

@@ -1,9 +1,9 @@
 package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
 import dev.iotpipeline.kafka.topic.CompactedRegistry;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;

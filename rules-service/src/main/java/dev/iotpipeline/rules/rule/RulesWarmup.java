@@ -2,10 +2,10 @@ package dev.iotpipeline.rules.rule;
 
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EventJson;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
 import dev.iotpipeline.events.RuleFilter;
 import dev.iotpipeline.events.Severity;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.web.warmup.Warmup;
 import java.time.Instant;
 import java.util.List;

@@ -4,14 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.DataUnit;
-import dev.iotpipeline.events.DeadLetterHeaders;
-import dev.iotpipeline.events.EventSerde;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.events.Rule;
 import dev.iotpipeline.events.RuleFilter;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
 import dev.iotpipeline.kafka.deadletter.StreamsDeadLetters;
+import dev.iotpipeline.kafka.topic.EventSerde;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.rules.rule.RuleSet;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;

@@ -1,7 +1,7 @@
 package dev.iotpipeline.notify.live.feed;
 
 import dev.iotpipeline.events.EventJson;
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

@@ -1,6 +1,6 @@
 package dev.iotpipeline.notify.live.feed;
 
-import dev.iotpipeline.events.PipelineTopic;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import java.util.Arrays;
 import java.util.Optional;
 

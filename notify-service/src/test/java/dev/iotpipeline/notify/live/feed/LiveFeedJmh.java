@@ -2,8 +2,8 @@ package dev.iotpipeline.notify.live.feed;
 
 import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.Ids;
-import dev.iotpipeline.events.PipelineTopic;
 import dev.iotpipeline.kafka.metrics.HopTimers;
+import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.notify.live.feed.SubscriptionRegistry.Filter;
 import dev.iotpipeline.notify.live.feed.SubscriptionRegistry.Subscription;
 import dev.iotpipeline.notify.live.session.LiveMetrics;

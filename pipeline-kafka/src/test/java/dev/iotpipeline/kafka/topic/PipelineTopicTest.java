@@ -1,8 +1,11 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.events.Ids;
+import dev.iotpipeline.events.RegisteredDevice;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;

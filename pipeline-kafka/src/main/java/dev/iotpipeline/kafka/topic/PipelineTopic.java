@@ -1,5 +1,15 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
+import dev.iotpipeline.events.AlarmCommand;
+import dev.iotpipeline.events.AlarmEvent;
+import dev.iotpipeline.events.ChannelPolicy;
+import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.events.DeviceType;
+import dev.iotpipeline.events.EncodedUplink;
+import dev.iotpipeline.events.EventJson;
+import dev.iotpipeline.events.RegisteredDevice;
+import dev.iotpipeline.events.Rule;
+import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;

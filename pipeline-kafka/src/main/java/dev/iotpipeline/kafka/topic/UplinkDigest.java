@@ -1,5 +1,6 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
+import dev.iotpipeline.events.EncodedUplink;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

@@ -1,5 +1,6 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
+import dev.iotpipeline.events.EventJson;
 import org.apache.kafka.common.serialization.Deserializer;
 import org.apache.kafka.common.serialization.Serde;
 import org.apache.kafka.common.serialization.Serializer;

@@ -1,4 +1,4 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.deadletter;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;

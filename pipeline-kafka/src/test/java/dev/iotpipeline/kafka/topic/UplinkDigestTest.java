@@ -1,7 +1,9 @@
-package dev.iotpipeline.events;
+package dev.iotpipeline.kafka.topic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.iotpipeline.events.EncodedUplink;
+import dev.iotpipeline.events.Ids;
 import java.time.Instant;
 import java.util.Map;
 import org.apache.kafka.common.header.internals.RecordHeaders;
