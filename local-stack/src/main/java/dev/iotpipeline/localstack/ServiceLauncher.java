@@ -40,10 +40,11 @@ final class ServiceLauncher {
         Files.createDirectories(instance.log().getParent());
         var command = new ArrayList<String>();
         command.add(ProcessHandle.current().info().command().orElse("java"));
+        // Not the stack JVM's code-cache and metaspace options: three runs a side of the seed shape measured the
+        // service processes better without them
+        // (docs/benchmarks/raw/experiments/latency-processes-service-options-ab.md).
         command.addAll(Arrays.asList(System.getenv()
-                .getOrDefault(
-                        "IOT_SERVICE_JAVA_OPTS",
-                        "-Xmx512m -XX:+UseSerialGC -XX:SweeperThreshold=50 -XX:MetaspaceSize=128m")
+                .getOrDefault("IOT_SERVICE_JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC")
                 .trim()
                 .split("\\s+")));
         var execJar = execJar(instance.service());
