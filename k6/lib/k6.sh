@@ -23,7 +23,7 @@ machine_description() {
 
 # run_k6 DIR SCRIPT [k6 args...]: one k6 run writing its summary, Markdown report, HTML dashboard and log into
 # DIR. Returns k6's exit code (99 = thresholds failed). k6 shares the cores with what it measures, so its Go
-# collector runs less often (GOGC 400: 16 % less k6 CPU per request in the seed shape for a few hundred MB,
+# collector runs less often (GOGC 400: 13 % less k6 CPU per request in the seed shape for ~400 MB more memory,
 # docs/benchmarks/raw/experiments/k6-gogc.md); set GOGC to override.
 run_k6() {
   local dir=$1 script=$2 rc

@@ -41,7 +41,7 @@ final class DeviceRequests {
     }
 
     static void requireDeviceId(String deviceId) {
-        if (deviceId == null || !Fields.DEVICE_ID.matcher(deviceId).matches()) {
+        if (!Fields.isDeviceId(deviceId)) {
             throw Fields.invalid("deviceId", "must match " + Fields.DEVICE_ID.pattern());
         }
     }

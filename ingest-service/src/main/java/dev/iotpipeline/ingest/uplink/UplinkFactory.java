@@ -176,7 +176,7 @@ class UplinkFactory {
         if (deviceId == null || deviceId.isBlank()) {
             throw Fields.invalid("missing-field", "deviceId", "deviceId is required");
         }
-        if (!Fields.DEVICE_ID.matcher(deviceId).matches()) {
+        if (!Fields.isDeviceId(deviceId)) {
             throw Fields.invalid("invalid-field", "deviceId", "deviceId must match " + Fields.DEVICE_ID.pattern());
         }
     }

@@ -25,6 +25,10 @@ public final class Fields {
         return value != null && NAME.matcher(value).matches();
     }
 
+    public static boolean isDeviceId(String value) {
+        return value != null && DEVICE_ID.matcher(value).matches();
+    }
+
     /** A 400 {@code invalid-field} problem whose detail is {@code field: problem} and whose {@code field} names it. */
     public static ErrorResponseException invalid(String field, String problem) {
         return invalid("invalid-field", field, field + ": " + problem);

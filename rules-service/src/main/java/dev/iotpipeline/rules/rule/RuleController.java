@@ -94,8 +94,7 @@ class RuleController {
         if (filter.deviceType() != null && !Fields.isName(filter.deviceType())) {
             throw Fields.invalid("filter.deviceType", "must match " + Fields.NAME.pattern());
         }
-        if (filter.deviceId() != null
-                && !Fields.DEVICE_ID.matcher(filter.deviceId()).matches()) {
+        if (filter.deviceId() != null && !Fields.isDeviceId(filter.deviceId())) {
             throw Fields.invalid("filter.deviceId", "must match " + Fields.DEVICE_ID.pattern());
         }
     }
