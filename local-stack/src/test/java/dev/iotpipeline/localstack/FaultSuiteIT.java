@@ -337,7 +337,9 @@ class FaultSuiteIT {
             int violations,
             double downUpSeconds,
             double resumeSeconds,
-            Double median503Millis) {}
+            Double median503Millis,
+            Double max503Millis,
+            Double postP99AfterUpMillis) {}
 
     private Measured measured(Phase phase, InvariantChecker.Report report) {
         var refusals = refusals(phase);
@@ -350,7 +352,9 @@ class FaultSuiteIT {
                         + report.lostConflicts().size(),
                 (phase.timing().upAt() - phase.timing().faultAt()) / 1e9,
                 phase.resumeSeconds(),
-                refusals.length == 0 ? null : refusals[refusals.length / 2] / 1e6);
+                refusals.length == 0 ? null : refusals[refusals.length / 2] / 1e6,
+                refusals.length == 0 ? null : refusals[refusals.length - 1] / 1e6,
+                postP99AfterUp(phase));
     }
 
     private long[] refusals(Phase phase) {
@@ -359,6 +363,19 @@ class FaultSuiteIT {
                 .mapToLong(SteadyLoad.Answer::latencyNanos)
                 .sorted()
                 .toArray();
+    }
+
+    /** The p99 answer time of the POSTs answered from the part's return until the phase ended, in ms. */
+    private Double postP99AfterUp(Phase phase) {
+        var latencies = load.answersBetween(phase.timing().upAt(), phase.to()).stream()
+                .mapToLong(SteadyLoad.Answer::latencyNanos)
+                .sorted()
+                .toArray();
+        return latencies.length == 0 ? null : latencies[(int) Math.ceil(latencies.length * 0.99) - 1] / 1e6;
+    }
+
+    private static String millis(Double value) {
+        return value == null ? "–" : "%.1f".formatted(value);
     }
 
     /** Appends this run to the runs file, if any, and returns every run recorded there (this one last). */
@@ -389,25 +406,22 @@ class FaultSuiteIT {
     private static String acrossRuns(List<List<Measured>> runs) {
         var text = new StringBuilder(
                 "## Across %d runs (medians; sums of accepted and violations)\n\n".formatted(runs.size()));
-        text.append("| fault | accepted | violations | down → up (s) | resume after up (s) | 503 median (ms) |\n");
-        text.append("|---|---|---|---|---|---|\n");
+        text.append("| fault | accepted | violations | down → up (s) | resume after up (s) | POST p99 after up (ms)")
+                .append(" | 503 median (ms) | 503 max (ms) |\n");
+        text.append("|---|---|---|---|---|---|---|---|\n");
         var byFault = new java.util.LinkedHashMap<String, List<Measured>>();
         runs.forEach(run -> run.forEach(
                 m -> byFault.computeIfAbsent(m.fault(), f -> new ArrayList<>()).add(m)));
-        byFault.forEach((fault, ms) -> text.append("| %s | %d | %d | %.1f | %.1f | %s |\n"
+        byFault.forEach((fault, ms) -> text.append("| %s | %d | %d | %.1f | %.1f | %s | %s | %s |\n"
                 .formatted(
                         fault,
                         ms.stream().mapToInt(Measured::accepted).sum(),
                         ms.stream().mapToInt(Measured::violations).sum(),
                         median(ms.stream().map(Measured::downUpSeconds).toList()),
                         median(ms.stream().map(Measured::resumeSeconds).toList()),
-                        ms.stream().allMatch(m -> m.median503Millis() == null)
-                                ? "–"
-                                : "%.1f"
-                                        .formatted(median(ms.stream()
-                                                .map(Measured::median503Millis)
-                                                .filter(java.util.Objects::nonNull)
-                                                .toList())))));
+                        millis(medianOf(ms, Measured::postP99AfterUpMillis)),
+                        millis(medianOf(ms, Measured::median503Millis)),
+                        millis(medianOf(ms, Measured::max503Millis)))));
         text.append("\nEach run's timings (s, resume after up): ");
         byFault.forEach((fault, ms) -> text.append(fault)
                 .append(' ')
@@ -423,12 +437,23 @@ class FaultSuiteIT {
         return sorted.get(sorted.size() / 2);
     }
 
+    /** The median over the runs that have the figure (runs recorded before it was measured have none). */
+    private static Double medianOf(List<Measured> runs, java.util.function.Function<Measured, Double> figure) {
+        var values =
+                runs.stream().map(figure).filter(java.util.Objects::nonNull).toList();
+        return values.isEmpty() ? null : median(values);
+    }
+
     private String row(Phase phase, InvariantChecker.Report report) {
         var refusals = refusals(phase);
-        var median503 = refusals.length == 0
-                ? "–"
-                : "%.1f ms (%d)".formatted(refusals[refusals.length / 2] / 1e6, refusals.length);
-        return "| %s | %d | %d | %d | %d | %d | %d | %d / %d | %.1f | %.1f | %s |"
+        var refused = refusals.length == 0
+                ? "– | –"
+                : "%.1f ms (%d) | %.1f ms"
+                        .formatted(
+                                refusals[refusals.length / 2] / 1e6,
+                                refusals.length,
+                                refusals[refusals.length - 1] / 1e6);
+        return "| %s | %d | %d | %d | %d | %d | %d | %d / %d | %.1f | %.1f | %s | %s |"
                 .formatted(
                         phase.fault(),
                         report.accepted(),
@@ -441,7 +466,8 @@ class FaultSuiteIT {
                         report.lostConflicts().size(),
                         (phase.timing().upAt() - phase.timing().faultAt()) / 1e9,
                         phase.resumeSeconds(),
-                        median503);
+                        millis(postP99AfterUp(phase)),
+                        refused);
     }
 
     private void writeReport(
@@ -469,8 +495,8 @@ class FaultSuiteIT {
         }
         text.append("| fault | accepted | stored | dead-lettered | missing | doubled | out of order")
                 .append(" | conflicting retries dead-lettered / lost | down → up (s) | resume after up (s)")
-                .append(" | 503 median (count) |\n");
-        text.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
+                .append(" | POST p99 after up (ms) | 503 median (count) | 503 max |\n");
+        text.append("|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
         rows.forEach(r -> text.append(r).append('\n'));
         text.append("\nWhole run: ")
                 .append(total.summary())
@@ -498,9 +524,11 @@ class FaultSuiteIT {
                 must end as an `idempotency-conflict` dead letter, so *lost* must be 0. *down → up*
                 is from the kill to the restarted part reporting ready (0 when nothing restarts); *resume after
                 up* is from then until every uplink accepted in the first second after it is stored (so backlog
-                included, and never below about 1 s: the steady row shows the floor). *503 median* is ingest's
-                answer time while the broker was down.
-                """.formatted(SteadyLoad.CONFLICT_EVERY));
+                included, and never below about 1 s: the steady row shows the floor). *POST p99 after up* is the
+                99th percentile of ingest's answer times from then until the phase ended (the resume time and
+                %d s more; the steady row shows the load's own). *503 median* and *max* are ingest's answer times
+                while the broker was down.
+                """.formatted(SteadyLoad.CONFLICT_EVERY, SETTLE.toSeconds()));
         var target = Path.of(System.getProperty("faults.report", "target/faults.md"));
         Files.createDirectories(target.toAbsolutePath().getParent());
         Files.writeString(target, text);
