@@ -102,3 +102,19 @@ jmh_classpath() {
 
 # load_average: the machine's load average over the last minute, for the reports of benchmarks that run on it.
 load_average() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown; }
+
+# "process thread-group ticks" for every thread of the given pids (the stack JVM, the broker, PostgreSQL's processes).
+threads() {
+  local name pid
+  for entry in "$@"; do
+    name=${entry%%=*} pid=${entry#*=}
+    for task in /proc/"$pid"/task/*/stat; do
+      cat "$task" 2>/dev/null || true
+    done | awk -v process="$name" '{
+      comm = $0; sub(/^[^(]*\(/, "", comm); sub(/\) [^)]*$/, "", comm); gsub(/ /, "_", comm)
+      rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " ")
+      gsub(/[0-9]+/, "N", comm)
+      print process, comm, f[12] + f[13]
+    }'
+  done
+}

@@ -18,22 +18,6 @@ REPORT=${REPORT:-docs/benchmarks/thread-cpu.md}
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-# "process thread-group ticks" for every thread of the given pids (the stack JVM, the broker, PostgreSQL's processes).
-threads() {
-  local name pid
-  for entry in "$@"; do
-    name=${entry%%=*} pid=${entry#*=}
-    for task in /proc/"$pid"/task/*/stat; do
-      cat "$task" 2>/dev/null || true
-    done | awk -v process="$name" '{
-      comm = $0; sub(/^[^(]*\(/, "", comm); sub(/\) [^)]*$/, "", comm); gsub(/ /, "_", comm)
-      rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " ")
-      gsub(/[0-9]+/, "N", comm)
-      print process, comm, f[12] + f[13]
-    }'
-  done
-}
-
 # Runs under the stack (bench_stack): warm-up, then the windows.
 measure() {
   local stack broker pg postmaster accepted
@@ -55,7 +39,7 @@ measure() {
     echo "window $w: $accepted accepted"
   done
 }
-export -f threads measure
+export -f threads measure  # threads: bench/lib.sh
 bench_stack "$OUT/stack.log" measure
 
 # One table per window: µs of CPU per accepted uplink by process and thread group, the largest first.

@@ -1,22 +1,11 @@
 #!/usr/bin/env bash
-# Per-thread CPU of the stack, broker, PG and k6 over a cold and then a warm seed-shape run.
+# Per-thread CPU (bench/lib.sh threads) of the stack JVM (with --processes: the ingest process) and the broker,
+# every 10 s over a cold and then a warm seed-shape run on a fresh stack. Run from anywhere; OUT names the results.
 set -euo pipefail
-cd /work/main
+cd "$(dirname "$0")/../../../../.."
 source bench/lib.sh
 export OUT=${OUT:-/tmp/coldexp/out}
 rm -rf "$OUT"; mkdir -p "$OUT"
-threads() {
-  local name pid
-  for entry in "$@"; do
-    name=${entry%%=*} pid=${entry#*=}
-    for task in /proc/"$pid"/task/*/stat; do cat "$task" 2>/dev/null || true; done | awk -v process="$name" '{
-      comm = $0; sub(/^[^(]*\(/, "", comm); sub(/\) [^)]*$/, "", comm); gsub(/ /, "_", comm)
-      rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " ")
-      gsub(/[0-9]+/, "N", comm)
-      print process, comm, f[12] + f[13]
-    }'
-  done
-}
 measure() {
   local stack broker
   stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
