@@ -19,10 +19,12 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -96,8 +98,9 @@ class FaultSuiteIT {
                         .map(SteadyLoad.Sent::accepted)
                         .toList();
                 var report = checker.check(accepted);
-                rows.add(row(phase, report));
-                measured.add(measured(phase, report));
+                var figures = measured(phase, report);
+                rows.add(row(phase, report, figures));
+                measured.add(figures);
                 if (!report.ok()) {
                     failures.add(phase.fault() + ": " + report.details());
                 }
@@ -337,6 +340,7 @@ class FaultSuiteIT {
             int violations,
             double downUpSeconds,
             double resumeSeconds,
+            int refused,
             Double median503Millis,
             Double max503Millis,
             Double postP99AfterUpMillis) {}
@@ -352,6 +356,7 @@ class FaultSuiteIT {
                         + report.lostConflicts().size(),
                 (phase.timing().upAt() - phase.timing().faultAt()) / 1e9,
                 phase.resumeSeconds(),
+                refusals.length,
                 refusals.length == 0 ? null : refusals[refusals.length / 2] / 1e6,
                 refusals.length == 0 ? null : refusals[refusals.length - 1] / 1e6,
                 postP99AfterUp(phase));
@@ -438,21 +443,17 @@ class FaultSuiteIT {
     }
 
     /** The median over the runs that have the figure (runs recorded before it was measured have none). */
-    private static Double medianOf(List<Measured> runs, java.util.function.Function<Measured, Double> figure) {
-        var values =
-                runs.stream().map(figure).filter(java.util.Objects::nonNull).toList();
+    private static Double medianOf(List<Measured> runs, Function<Measured, Double> figure) {
+        var values = runs.stream().map(figure).filter(Objects::nonNull).toList();
         return values.isEmpty() ? null : median(values);
     }
 
-    private String row(Phase phase, InvariantChecker.Report report) {
-        var refusals = refusals(phase);
-        var refused = refusals.length == 0
+    private static String row(Phase phase, InvariantChecker.Report report, Measured figures) {
+        var refused = figures.refused() == 0
                 ? "– | –"
-                : "%.1f ms (%d) | %.1f ms"
+                : "%s ms (%d) | %s ms"
                         .formatted(
-                                refusals[refusals.length / 2] / 1e6,
-                                refusals.length,
-                                refusals[refusals.length - 1] / 1e6);
+                                millis(figures.median503Millis()), figures.refused(), millis(figures.max503Millis()));
         return "| %s | %d | %d | %d | %d | %d | %d | %d / %d | %.1f | %.1f | %s | %s |"
                 .formatted(
                         phase.fault(),
@@ -466,7 +467,7 @@ class FaultSuiteIT {
                         report.lostConflicts().size(),
                         (phase.timing().upAt() - phase.timing().faultAt()) / 1e9,
                         phase.resumeSeconds(),
-                        millis(postP99AfterUp(phase)),
+                        millis(figures.postP99AfterUpMillis()),
                         refused);
     }
 
