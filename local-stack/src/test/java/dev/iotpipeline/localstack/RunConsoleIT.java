@@ -12,7 +12,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -89,6 +92,14 @@ class RunConsoleIT {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
             assertThat(warmupData.body()).isEqualTo("{\"count\":0}");
+            // Ingest's rehearsed uplinks went through the producer into a topic of the warm-up's own, deleted by
+            // the time it reported ready.
+            try (var admin = Admin.create(
+                    Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ports.get("KAFKA")))) {
+                assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS))
+                        .contains("uplinks.encoded")
+                        .noneMatch(topic -> topic.startsWith("_iot-pipeline-warmup"));
+            }
             assertThat(String.join("\n", lines.subList(banner, lines.size())))
                     .contains(
                             "admin token      demo-admin-token",

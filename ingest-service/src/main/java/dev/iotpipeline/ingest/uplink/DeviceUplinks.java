@@ -1,11 +1,9 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.events.EncodedUplink;
-import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.web.problem.Problems;
 import dev.iotpipeline.web.security.Credential;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.springframework.http.HttpStatus;
@@ -77,19 +75,15 @@ final class DeviceUplinks {
     }
 
     /**
-     * What {@link #encoded} does short of Kafka: parse, validate, build and serialize the event, and the answer it
-     * would give; no rate limit, no send, no metric. For the warm-up before readiness.
+     * What {@link #encoded} does, into the warm-up's own {@code topic}: parse, validate, build, publish with
+     * acks=all, and the answer; no registry, rate limit or metric. For the warm-up before readiness.
      */
-    Answer rehearseEncoded(String channel, String deviceType, byte[] body) {
+    Answer rehearseEncoded(String channel, String deviceType, byte[] body, String topic) {
         var target = factory.target(channel, deviceType);
         var json = items.parse(body);
         var uplinks =
                 items.map(json, UplinkRequest.class, (request, index) -> factory.create(target, request, null, index));
-        var accepted = new ArrayList<Accepted>(uplinks.size());
-        for (var uplink : uplinks) {
-            EventJson.write(uplink);
-            accepted.add(new Accepted(uplink.id(), uplink.receivedAt()));
-        }
+        var accepted = intake.rehearse(uplinks, topic);
         return new Answer(
                 HttpStatus.ACCEPTED,
                 json.isArray() ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());

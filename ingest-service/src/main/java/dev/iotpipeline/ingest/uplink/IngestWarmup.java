@@ -11,15 +11,21 @@ import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
+import java.util.function.Supplier;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.common.config.TopicConfig;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
  * Ingest's hot path before readiness: device uplinks POSTed to its own port over kept-alive connections and over a
  * new connection each round (a fleet connects as much as it posts), single and batched, through Tomcat, the lean
- * path, JSON parsing, validation and the event's serialization; a {@link Rehearsal}, so nothing reaches Kafka or the
- * metrics. Plain HTTP/1.1 on sockets, so that the time goes to the server's side rather than a client's. Also the
- * producer's metadata and connection for uplinks.encoded.
+ * path, JSON parsing, validation, the producer with acks=all and the answer; a {@link Rehearsal}, so the uplinks go
+ * to a topic of the warm-up's own, deleted when it ends, and nothing reaches uplinks.encoded or the metrics. Plain
+ * HTTP/1.1 on sockets, so that the time goes to the server's side rather than a client's.
  */
 final class IngestWarmup implements Warmup, AutoCloseable {
 
@@ -32,12 +38,26 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     private final IntSupplier port;
     private final Rehearsal rehearsal;
     private final KafkaOperations<String, Object> kafka;
+    private final Supplier<Admin> admins;
+    private final short replicationFactor;
     private final List<Socket> kept = new ArrayList<>();
+    private boolean topicCreated;
 
-    IngestWarmup(IntSupplier port, Rehearsal rehearsal, KafkaOperations<String, Object> kafka) {
+    /**
+     * @param admins an admin client for the rehearsal topic's creation and deletion, closed after each
+     * @param replicationFactor uplinks.encoded's, so that acks=all waits for the same replicas
+     */
+    IngestWarmup(
+            IntSupplier port,
+            Rehearsal rehearsal,
+            KafkaOperations<String, Object> kafka,
+            Supplier<Admin> admins,
+            short replicationFactor) {
         this.port = port;
         this.rehearsal = rehearsal;
         this.kafka = kafka;
+        this.admins = admins;
+        this.replicationFactor = replicationFactor;
     }
 
     @Override
@@ -46,9 +66,9 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     }
 
     @Override
-    public void exercise(int round) throws IOException {
+    public void exercise(int round) throws Exception {
         if (round == 0) {
-            kafka.partitionsFor(PipelineTopic.UPLINKS_ENCODED.topicName());
+            createTopic();
             for (int i = 0; i < CONNECTIONS; i++) {
                 kept.add(connect());
             }
@@ -68,6 +88,20 @@ final class IngestWarmup implements Warmup, AutoCloseable {
             send(fresh, body(round, CONNECTIONS));
             expectAccepted(fresh.getInputStream());
         }
+    }
+
+    /** As many partitions as uplinks.encoded, kept a minute at most should a kill -9 leave it behind. */
+    private void createTopic() throws Exception {
+        int partitions =
+                kafka.partitionsFor(PipelineTopic.UPLINKS_ENCODED.topicName()).size();
+        var topic = new NewTopic(rehearsal.topic(), partitions, replicationFactor)
+                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000", TopicConfig.SEGMENT_MS_CONFIG, "60000"));
+        try (var admin = admins.get()) {
+            admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
+        }
+        topicCreated = true;
+        // The producer learns the new topic's leaders now rather than in the first rehearsal's send.
+        kafka.partitionsFor(rehearsal.topic());
     }
 
     private Socket connect() throws IOException {
@@ -137,10 +171,16 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     }
 
     @Override
-    public void close() throws IOException {
+    public void close() throws Exception {
         for (var socket : kept) {
             socket.close();
         }
         kept.clear();
+        if (topicCreated) {
+            try (var admin = admins.get()) {
+                admin.deleteTopics(List.of(rehearsal.topic())).all().get(10, TimeUnit.SECONDS);
+            }
+            topicCreated = false;
+        }
     }
 }

@@ -137,7 +137,8 @@ final class LeanDevicePath implements Filter {
 
     /**
      * {@code tracer} and {@code propagator} may be null (no tracing): a caller's trace is then not continued.
-     * Requests of the {@code rehearsal} (the warm-up's) are answered short of Kafka, without being counted.
+     * Requests of the {@code rehearsal} (the warm-up's) are written to its own topic instead of uplinks.encoded,
+     * without being counted.
      */
     LeanDevicePath(
             DeviceUplinks uplinks,
@@ -255,7 +256,7 @@ final class LeanDevicePath implements Filter {
         securityHeaders(response);
         try {
             var body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
-            write(response, uplinks.rehearseEncoded(match.channel(), match.deviceType(), body));
+            write(response, uplinks.rehearseEncoded(match.channel(), match.deviceType(), body, rehearsal.topic()));
         } catch (ErrorResponseException refused) {
             problems.write(response, request.getRequestURI(), refused);
         }

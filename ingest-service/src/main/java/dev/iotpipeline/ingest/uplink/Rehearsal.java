@@ -8,22 +8,37 @@ import java.util.HexFormat;
 
 /**
  * The warm-up's own requests: they carry a secret drawn at each start, known only inside this process, and are
- * answered as a device uplink would be, short of Kafka, rate limits and metrics.
+ * answered as a device uplink would be, written with acks=all to a topic of this instance's own instead of
+ * uplinks.encoded, without rate limits or metrics.
  */
 final class Rehearsal {
 
     static final String HEADER = "X-Iot-Warmup";
 
+    /** Every instance's rehearsal topic starts with it; the warm-up deletes its own when it ends. */
+    static final String TOPIC_PREFIX = "_iot-pipeline-warmup-ingest-";
+
     private final String secret;
+    private final String topic;
 
     Rehearsal() {
+        var random = new SecureRandom();
         var bytes = new byte[32];
-        new SecureRandom().nextBytes(bytes);
+        random.nextBytes(bytes);
         this.secret = HexFormat.of().formatHex(bytes);
+        // Its own draw: the name is visible to anyone who lists topics, the secret is not.
+        var suffix = new byte[6];
+        random.nextBytes(suffix);
+        this.topic = TOPIC_PREFIX + HexFormat.of().formatHex(suffix);
     }
 
     String secret() {
         return secret;
+    }
+
+    /** Where this instance's rehearsed uplinks are written: two instances warming at once do not share one. */
+    String topic() {
+        return topic;
     }
 
     /** Whether the request is one of the warm-up's; compared in constant time, as any credential. */

@@ -25,6 +25,7 @@ import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import org.apache.kafka.clients.admin.Admin;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.autoconfigure.condition.ConditionalOnBooleanProperty;
 import org.springframework.boot.web.servlet.FilterRegistrationBean;
@@ -123,9 +124,18 @@ class UplinkConfig {
     /** Only with the lean path: the full chain would refuse the warm-up's requests, which carry no credential. */
     @Bean
     @ConditionalOnBooleanProperty(name = "ingest.device-path.lean", matchIfMissing = true)
-    IngestWarmup ingestWarmup(Environment environment, Rehearsal rehearsal, KafkaTemplate<String, Object> kafka) {
+    IngestWarmup ingestWarmup(
+            Environment environment,
+            Rehearsal rehearsal,
+            KafkaTemplate<String, Object> kafka,
+            KafkaAdmin admin,
+            IngestProperties properties) {
         return new IngestWarmup(
-                () -> environment.getRequiredProperty("local.server.port", Integer.class), rehearsal, kafka);
+                () -> environment.getRequiredProperty("local.server.port", Integer.class),
+                rehearsal,
+                kafka,
+                () -> Admin.create(admin.getConfigurationProperties()),
+                properties.kafka().replicationFactor());
     }
 
     @Bean

@@ -6,6 +6,7 @@ import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
 import dev.iotpipeline.ingest.registry.DeviceRegistry;
 import dev.iotpipeline.web.security.Credential;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
 /**
@@ -36,13 +37,28 @@ class UplinkIntake {
             registry.admit(principal, uplink.channel(), uplink.deviceId());
         }
         rateLimiter.acquire(principal, uplinks.size());
-        List<EncodedUplink> sent;
+        var sent = join(publisher.publish(uplinks));
+        metrics.accepted(format, sent.size());
+        return accepted(sent);
+    }
+
+    /**
+     * The warm-up's uplinks, published into {@code topic} (its own) once Kafka has them all: no registry, rate
+     * limit or count, so that nothing of a rehearsal stays behind.
+     */
+    List<Accepted> rehearse(List<EncodedUplink> uplinks, String topic) {
+        return accepted(join(publisher.rehearse(uplinks, topic)));
+    }
+
+    private static List<EncodedUplink> join(CompletableFuture<List<EncodedUplink>> published) {
         try {
-            sent = publisher.publish(uplinks).join();
+            return published.join();
         } catch (CompletionException e) {
             throw e.getCause() instanceof RuntimeException cause ? cause : e;
         }
-        metrics.accepted(format, sent.size());
+    }
+
+    private static List<Accepted> accepted(List<EncodedUplink> sent) {
         return sent.stream().map(u -> new Accepted(u.id(), u.receivedAt())).toList();
     }
 }

@@ -16,6 +16,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.http.HttpHeaders;
@@ -31,6 +33,9 @@ import org.springframework.web.ErrorResponseException;
 class UplinkPublisher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UplinkPublisher.class);
+
+    private static final Function<EncodedUplink, ProducerRecord<String, Object>> UPLINKS =
+            uplink -> PipelineTopic.UPLINKS_ENCODED.record(uplink.deviceId(), uplink);
 
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
@@ -66,6 +71,20 @@ class UplinkPublisher implements AutoCloseable {
     }
 
     CompletableFuture<List<EncodedUplink>> publish(List<EncodedUplink> uplinks) {
+        return send(uplinks, UPLINKS, metrics.kafkaSend());
+    }
+
+    /**
+     * The warm-up's uplinks, through everything {@link #publish} does (circuit, bound, producer, serializer, acks),
+     * into {@code topic} instead of uplinks.encoded and without the send timer, so that the first real uplinks meet
+     * a compiled producer path and nothing downstream or in the metrics sees them.
+     */
+    CompletableFuture<List<EncodedUplink>> rehearse(List<EncodedUplink> uplinks, String topic) {
+        return send(uplinks, uplink -> new ProducerRecord<>(topic, uplink.deviceId(), uplink), null);
+    }
+
+    private CompletableFuture<List<EncodedUplink>> send(
+            List<EncodedUplink> uplinks, Function<EncodedUplink, ProducerRecord<String, Object>> records, Timer timer) {
         int count = uplinks.size();
         if (!circuit.tryAcquire()) {
             return CompletableFuture.failedFuture(unavailable(
@@ -84,7 +103,7 @@ class UplinkPublisher implements AutoCloseable {
         var sample = Timer.start();
         try {
             for (var uplink : uplinks) {
-                sends.add(traces.send(PipelineTopic.UPLINKS_ENCODED.record(uplink.deviceId(), uplink), kafka::send));
+                sends.add(traces.send(records.apply(uplink), kafka::send));
             }
         } catch (RuntimeException e) {
             // send() itself throws when metadata or buffer space is not available within max.block.ms
@@ -104,7 +123,9 @@ class UplinkPublisher implements AutoCloseable {
                         unavailable("kafka-unavailable", "The uplink could not be made durable; retry later", error));
             }
             circuit.succeeded(started);
-            sample.stop(metrics.kafkaSend());
+            if (timer != null) {
+                sample.stop(timer);
+            }
             return uplinks;
         });
     }

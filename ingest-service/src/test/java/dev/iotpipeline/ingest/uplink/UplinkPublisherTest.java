@@ -30,6 +30,7 @@ import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.mockito.ArgumentCaptor;
 import org.springframework.kafka.core.KafkaOperations;
 import org.springframework.kafka.core.KafkaProducerException;
 import org.springframework.kafka.support.SendResult;
@@ -64,6 +65,27 @@ class UplinkPublisherTest {
         assertThat(metrics.inFlight()).hasValue(2);
         ack.complete(null);
         assertThat(published.join()).hasSize(2);
+        assertThat(metrics.inFlight()).hasValue(0);
+    }
+
+    @Test
+    void shouldWriteRehearsalsToTheGivenTopicOnlyAndLeaveTheSendTimerUntouched() {
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.completedFuture(null));
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+
+        assertThat(publisher.rehearse(List.of(uplink(), uplink()), "_warmup").join())
+                .hasSize(2);
+        assertThat(metrics.kafkaSend().count()).isZero();
+        publisher.publish(List.of(uplink())).join();
+        assertThat(metrics.kafkaSend().count()).isOne();
+
+        @SuppressWarnings("unchecked")
+        var sent = ArgumentCaptor.forClass(ProducerRecord.class);
+        verify(kafka, times(3)).send(sent.capture());
+        assertThat(sent.getAllValues())
+                .extracting(ProducerRecord::topic)
+                .containsExactly("_warmup", "_warmup", "uplinks.encoded");
         assertThat(metrics.inFlight()).hasValue(0);
     }
 
