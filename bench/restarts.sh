@@ -7,7 +7,9 @@
 # again). Ingest's second instance gets no traffic meanwhile, so for ingest the load starts once the restarted
 # instance is ready and goes to it alone. HOW "join": a third instance of the service starts (./pipeline join) FAULT_AT
 # s into the load instead, and the window follows its readiness; a joined ingest takes the load alone, as a restarted
-# one does. RUNS (3) fresh stacks, the cases one after another on each.
+# one does. After ingest's cases, "ingest-warm" runs the shape once more against the (now warm) second instance: the
+# same start of the load without a restart, for comparison. RUNS (3) fresh stacks, the cases one after another on
+# each.
 # Raw: docs/benchmarks/raw/restarts/run-N/<service>-<how>/ (k6 summary and per-sample CSV, the down and ready times);
 # report: docs/benchmarks/restarts.md. Reads the processes-mode AOT cache if it is fresh (./pipeline aot --processes).
 set -euo pipefail
@@ -122,6 +124,18 @@ measure() {
       fi
       sleep 5
     done
+    if [ "$service" = ingest ]; then
+      # The same shape once more against the instance that just took it: warm, with the load starting as it does in
+      # ingest's cases (every VU's first POST on a new connection at once), so the report shows what of those
+      # cases' figures the restart itself adds.
+      dir="$out/ingest-warm"
+      mkdir -p "$dir"
+      echo "  ingest warm (instance on $port, the run after)"
+      now_ms > "$dir/down-ms.txt"
+      cp "$dir/down-ms.txt" "$dir/ready-ms.txt"
+      seed "$dir" INGEST_URL="http://127.0.0.1:$port"
+      sleep 5
+    fi
   done
 }
 

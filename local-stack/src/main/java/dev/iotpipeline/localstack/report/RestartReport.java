@@ -105,7 +105,11 @@ final class RestartReport {
                 load starts once the restarted instance is ready and goes to it alone: what a load balancer sends a \
                 restarted instance. *a new instance joins*: a third instance of the service starts (`./pipeline \
                 join`) while the load runs (for ingest: before, and then takes the load alone); its *down → ready* \
-                runs from the command to the new instance's readiness. *lost* counts from the suite's own checks: every accepted uplink stored in the \
+                runs from the command to the new instance's readiness. *ingest: no restart, warm* runs the shape \
+                once more against the instance that took ingest's cases, now warm, its window from the load's start: \
+                the same first second (every device's first POST on a new connection at once) without a restart, so \
+                the difference to ingest's cases is what the restart adds. *lost* counts from the suite's own \
+                checks: every accepted uplink stored in the \
                 history and delivered to the WebSocket subscriber. The suite's latency thresholds are over its whole \
                 run, the time the instance was down included, so its exit code (`k6-exit.txt` in the raw results) \
                 says little here.
@@ -161,8 +165,10 @@ final class RestartReport {
                 .path("passes")
                 .asDouble(0);
         double window = ready == Long.MAX_VALUE ? 0 : Math.max(0, Math.min(WINDOW_MS, last - ready)) / 1000.0;
+        boolean restarted =
+                ready != Long.MAX_VALUE && !caseDir.getFileName().toString().endsWith("-warm");
         return new Case(
-                ready == Long.MAX_VALUE ? Double.NaN : (ready - down) / 1000.0,
+                restarted ? (ready - down) / 1000.0 : Double.NaN,
                 window,
                 posts,
                 timeLapses,
@@ -205,7 +211,15 @@ final class RestartReport {
     /** "decoder-kill" → "decoder: kill -9". */
     private static String label(String name) {
         var parts = name.split("-", 2);
-        var how = Map.of("kill", "kill -9", "term", "SIGTERM", "join", "a new instance joins")
+        var how = Map.of(
+                        "kill",
+                        "kill -9",
+                        "term",
+                        "SIGTERM",
+                        "join",
+                        "a new instance joins",
+                        "warm",
+                        "no restart, warm (the run after, for comparison)")
                 .getOrDefault(parts[1], parts[1]);
         return parts[0] + ": " + how;
     }

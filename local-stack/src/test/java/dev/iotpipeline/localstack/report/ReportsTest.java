@@ -222,6 +222,8 @@ class ReportsTest {
                 30_000,
                 29_990,
                 3);
+        // The comparison run without a restart: its window starts with the load, and it has no down → ready.
+        restartCase("run-1/ingest-warm", 10_000, 10_000, posts.toString(), 30_000, 30_000, 0);
 
         var md = RestartReport.render(temp, "RUNS=2 bench/restarts.sh");
 
@@ -232,6 +234,9 @@ class ReportsTest {
         assertThat(md)
                 .contains("| decoder: kill -9 | 8.0 (8.0–8.0) | 60.0 (60.0–60.0) | 50.0 (50.0–50.0) | "
                         + "99.0 (99.0–99.0) | 200 (100–300) | 190 (190–190) | 198 (198–198) | 60,000 | 3 | 10 |");
+        assertThat(md)
+                .contains("| ingest: no restart, warm (the run after, for comparison) | - | 60.0 | 50.0 | 99.0 | 100 | "
+                        + "190 | 198 | 30,000 | 0 | 0 |");
     }
 
     private void restartCase(
