@@ -41,10 +41,11 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     private final Supplier<Admin> admins;
     private final short replicationFactor;
     private final List<Socket> kept = new ArrayList<>();
-    private boolean topicCreated;
+    /** Open from the rehearsal topic's creation to its deletion; null while there is no topic. */
+    private Admin admin;
 
     /**
-     * @param admins an admin client for the rehearsal topic's creation and deletion, closed after each
+     * @param admins an admin client for the rehearsal topic's creation and deletion, closed with the warm-up
      * @param replicationFactor uplinks.encoded's, so that acks=all waits for the same replicas
      */
     IngestWarmup(
@@ -96,10 +97,8 @@ final class IngestWarmup implements Warmup, AutoCloseable {
                 kafka.partitionsFor(PipelineTopic.UPLINKS_ENCODED.topicName()).size();
         var topic = new NewTopic(rehearsal.topic(), partitions, replicationFactor)
                 .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000", TopicConfig.SEGMENT_MS_CONFIG, "60000"));
-        try (var admin = admins.get()) {
-            admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
-        }
-        topicCreated = true;
+        admin = admins.get();
+        admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
         // The producer learns the new topic's leaders now rather than in the first rehearsal's send.
         kafka.partitionsFor(rehearsal.topic());
     }
@@ -176,11 +175,12 @@ final class IngestWarmup implements Warmup, AutoCloseable {
             socket.close();
         }
         kept.clear();
-        if (topicCreated) {
-            try (var admin = admins.get()) {
-                admin.deleteTopics(List.of(rehearsal.topic())).all().get(10, TimeUnit.SECONDS);
+        if (admin != null) {
+            var created = admin;
+            admin = null;
+            try (created) {
+                created.deleteTopics(List.of(rehearsal.topic())).all().get(10, TimeUnit.SECONDS);
             }
-            topicCreated = false;
         }
     }
 }

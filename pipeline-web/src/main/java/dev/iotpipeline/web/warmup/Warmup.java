@@ -12,7 +12,8 @@ public interface Warmup {
 
     /**
      * Runs the path once; {@code round} counts up from 0, to vary the input. It must leave nothing a user can see:
-     * no record in a topic, no row, no metric that counts traffic.
+     * no record in a topic the pipeline or a user reads (a topic of the warm-up's own, deleted when it closes, is
+     * fine), no row, no metric that counts traffic.
      */
     void exercise(int round) throws Exception;
 }
