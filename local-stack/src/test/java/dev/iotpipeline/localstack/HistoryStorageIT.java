@@ -231,6 +231,25 @@ class HistoryStorageIT {
     }
 
     @Test
+    void shouldStoreHistoryAloneAndMoveEachDevicesLatestReadingOnlyForwardLater() {
+        flyway(null).migrate();
+        var older = unit("later", "dev-1", NOW, 20.0);
+        var newer = unit("later", "dev-1", NOW.plusSeconds(1), 21.0);
+        var other = unit("later", "dev-2", NOW, 22.0);
+        var channel = new DataUnitQuery(null, "later", null, null, null, null);
+
+        assertThat(store.storeHistory(stored(List.of(older, newer, other)))).isEmpty();
+        assertThat(store.count(channel)).isEqualTo(3);
+        assertThat(store.latestPerDevice(channel, 10)).as("devices untouched").isEmpty();
+
+        store.moveLatest(List.of(newer, other, older));
+        assertThat(store.latestPerDevice(channel, 10)).containsExactly(newer, other);
+
+        store.moveLatest(List.of(older));
+        assertThat(store.latestPerDevice(channel, 10)).as("never backwards").containsExactly(newer, other);
+    }
+
+    @Test
     void shouldDropWholeDaysOlderThanTheRetentionKeepTheRestAndMoveLateRowsIntoNewDays() {
         flyway(null).migrate();
         var today = NOW.atZone(ZoneOffset.UTC).toLocalDate();

@@ -45,7 +45,10 @@ public record NotifyProperties(
      * {@code partitionsAhead} days ahead, retention) runs at start and every {@code maintenanceInterval}. An
      * aggregate reads the rows received up to {@code aggregateLateness} after its {@code to}. The store writer
      * waits {@code writeLinger} after a batch of fewer than {@code writeLingerBelow} records, so under a steady
-     * flow a transaction holds more than one data unit ({@code 0} writes each poll at once).
+     * flow a transaction holds more than one data unit ({@code 0} writes each poll at once). Each device's latest
+     * reading ({@code GET /devices}, {@code /data-units/latest}) is written at most {@code latestInterval} after its
+     * data unit is stored, at once when the stream pauses, so a device heard often moves it once per interval
+     * instead of once per transaction ({@code 0}: with every transaction).
      */
     public record History(
             @DefaultValue("100") @Positive int defaultLimit,
@@ -57,7 +60,8 @@ public record NotifyProperties(
             @DefaultValue("10000") @Positive int maxBuckets,
             @NotNull @DefaultValue("1d") Duration aggregateLateness,
             @NotNull @DefaultValue("20ms") Duration writeLinger,
-            @DefaultValue("500") @Positive int writeLingerBelow) {}
+            @DefaultValue("500") @Positive int writeLingerBelow,
+            @NotNull @DefaultValue("1s") Duration latestInterval) {}
 
     /**
      * Topic layout for topics this service reads, and the store writer's retry pace: while the database is

@@ -9,14 +9,12 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
@@ -25,11 +23,6 @@ import tools.jackson.core.JsonGenerator;
 
 /** The SQL that writes data units to the history and moves each device's latest reading in {@code devices}. */
 final class DataUnitWrites {
-
-    /** Which of two data units of a device is its latest reading: last received, then last measured. */
-    private static final Comparator<DataUnit> NEWEST = Comparator.comparing(DataUnit::receivedAt)
-            .thenComparing(DataUnit::measuredAt)
-            .thenComparing(DataUnit::id);
 
     /** Moves a device's latest reading to the row's, when the row is newer, for each row of {@code r}. */
     private static final String UPSERT_DEVICES = """
@@ -62,7 +55,20 @@ final class DataUnitWrites {
      * device's latest reading moves with the newest row it inserted, devices in key order so two writers that
      * briefly share devices never deadlock.
      */
-    private static final String WRITE_BATCH = """
+    private static final String WRITE_BATCH =
+            """
+                            %s,
+                            r AS (
+                                SELECT DISTINCT ON (p.channel, p.device_id) p.* FROM parsed p JOIN ins USING (id, received_at)
+                                ORDER BY p.channel, p.device_id, p.received_at DESC, p.measured_at DESC, p.id DESC),
+                            dev AS (%s)
+                            SELECT count(*) FROM ins""".formatted(insertHistory(), UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS));
+
+    /** {@link #WRITE_BATCH} without moving {@code devices}: the history rows alone. */
+    private static final String WRITE_HISTORY = insertHistory() + " SELECT count(*) FROM ins";
+
+    private static String insertHistory() {
+        return """
                             WITH parsed AS MATERIALIZED (
                                 SELECT %1$s FROM jsonb_to_recordset(CAST(:rows AS jsonb)) AS r(%2$s)),
                             ins AS (
@@ -74,15 +80,8 @@ final class DataUnitWrites {
                                                    LIMIT 1) stored ON true
                                 WHERE stored.found IS NULL
                                 ON CONFLICT (id, received_at) DO NOTHING
-                                RETURNING id, received_at),
-                            r AS (
-                                SELECT DISTINCT ON (p.channel, p.device_id) p.* FROM parsed p JOIN ins USING (id, received_at)
-                                ORDER BY p.channel, p.device_id, p.received_at DESC, p.measured_at DESC, p.id DESC),
-                            dev AS (%3$s)
-                            SELECT count(*) FROM ins""".formatted(
-                    INSERT_COLUMNS,
-                    RECORD + ", uplink_digest bigint",
-                    UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS));
+                                RETURNING id, received_at)""".formatted(INSERT_COLUMNS, RECORD + ", uplink_digest bigint");
+    }
 
     /** Moves each device's latest reading to the given rows' (one per device), where they are newer. */
     private static final String UPSERT_NEWEST = "WITH r AS (SELECT * FROM jsonb_to_recordset(CAST(:rows AS jsonb))"
@@ -100,6 +99,22 @@ final class DataUnitWrites {
 
     /** See {@link HistoryStore#storeDataUnits}. */
     List<Stored<DataUnit>> store(List<Stored<DataUnit>> units) {
+        return store(units, true);
+    }
+
+    /** See {@link HistoryStore#storeHistory}. */
+    List<Stored<DataUnit>> storeHistory(List<Stored<DataUnit>> units) {
+        return store(units, false);
+    }
+
+    /** See {@link HistoryStore#moveLatest}. */
+    void moveLatest(Collection<DataUnit> units) {
+        if (!units.isEmpty()) {
+            jdbc.update(UPSERT_NEWEST, new MapSqlParameterSource("rows", newestRows(units)));
+        }
+    }
+
+    private List<Stored<DataUnit>> store(List<Stored<DataUnit>> units, boolean moveDevices) {
         if (units.isEmpty()) {
             return List.of();
         }
@@ -108,18 +123,20 @@ final class DataUnitWrites {
             // the day's partition was new and small (a fresh stack, the first minutes of a day, before autoanalyze)
             // scanned the whole partition for each batch, or for each row: a cost that grew with the day's rows.
             jdbc.getJdbcTemplate().execute("SET LOCAL enable_seqscan = off");
-            return write(units);
+            return write(units, moveDevices);
         });
     }
 
-    private List<Stored<DataUnit>> write(List<Stored<DataUnit>> units) {
+    private List<Stored<DataUnit>> write(List<Stored<DataUnit>> units, boolean moveDevices) {
         var first = new LinkedHashMap<UUID, Stored<DataUnit>>();
         units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored));
         var rows = rows(first.values());
         var window = RETRY_WINDOW;
         // Rows stored already (a replay, a retry) move their device's latest reading below, unless they conflict.
         Integer inserted = jdbc.queryForObject(
-                WRITE_BATCH, new MapSqlParameterSource("rows", rows).addValue("window", window), Integer.class);
+                moveDevices ? WRITE_BATCH : WRITE_HISTORY,
+                new MapSqlParameterSource("rows", rows).addValue("window", window),
+                Integer.class);
         // The digests each id has in the store: those of this batch's firsts when all of them were inserted, so
         // only then (a replay, a retry, a conflict) is the store asked which.
         var known = new HashMap<UUID, Set<Long>>();
@@ -153,30 +170,22 @@ final class DataUnitWrites {
                 conflicts.add(stored);
             }
         }
-        if (inserted == null || inserted < first.size()) {
+        if (moveDevices && (inserted == null || inserted < first.size())) {
             var refused = Collections.newSetFromMap(new IdentityHashMap<Stored<DataUnit>, Boolean>());
             refused.addAll(conflicts);
-            var newest = new TreeMap<String, DataUnit>();
-            for (var stored : first.values()) {
-                if (!refused.contains(stored)) {
-                    var unit = stored.event();
-                    newest.merge(
-                            unit.channel() + '\u0000' + unit.deviceId(),
-                            unit,
-                            (a, b) -> NEWEST.compare(a, b) >= 0 ? a : b);
-                }
-            }
-            if (!newest.isEmpty()) {
-                jdbc.update(
-                        UPSERT_NEWEST,
-                        new MapSqlParameterSource(
-                                "rows",
-                                rows(newest.values().stream()
-                                        .map(u -> new Stored<>(u, null))
-                                        .toList())));
-            }
+            moveLatest(first.values().stream()
+                    .filter(stored -> !refused.contains(stored))
+                    .map(Stored::event)
+                    .toList());
         }
         return conflicts;
+    }
+
+    /** One row per device, its newest of {@code units}, devices in key order so two writers never deadlock. */
+    private static String newestRows(Collection<DataUnit> units) {
+        return rows(LatestReadings.newestPerDevice(units).values().stream()
+                .map(u -> new Stored<>(u, null))
+                .toList());
     }
 
     /**

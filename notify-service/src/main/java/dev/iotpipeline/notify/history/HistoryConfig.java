@@ -10,6 +10,7 @@ import dev.iotpipeline.kafka.topic.TopicDeclarations;
 import dev.iotpipeline.notify.NotifyProperties;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -17,13 +18,19 @@ import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.jdbc.core.JdbcTemplate;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import org.springframework.kafka.config.ContainerPostProcessor;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.event.ListenerContainerIdleEvent;
+import org.springframework.kafka.listener.AbstractMessageListenerContainer;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.transaction.support.TransactionTemplate;
 
 @Configuration(proxyBeanMethods = false)
@@ -94,6 +101,43 @@ class HistoryConfig {
         return new RegistryMirror(devices::apply);
     }
 
+    @Bean
+    LatestReadings latestReadings(HistoryStore store, NotifyProperties properties) {
+        return new LatestReadings(store::moveLatest, properties.history().latestInterval(), System::nanoTime);
+    }
+
+    /**
+     * The store writer's container: offsets committed as {@link LatestReadings} acknowledges batches, which needs
+     * its one consumer thread (instances scale out instead); an idle event soon after the stream pauses; its
+     * waiting readings written before partitions are given up.
+     */
+    @Bean
+    ContainerPostProcessor<Object, Object, AbstractMessageListenerContainer<Object, Object>> storeWriterContainer(
+            LatestReadings latest, NotifyProperties properties) {
+        var idle = Duration.ofMillis(
+                Math.clamp(properties.history().latestInterval().toMillis(), 10, 100));
+        return container -> {
+            if (container instanceof ConcurrentMessageListenerContainer<?, ?> concurrent) {
+                concurrent.setConcurrency(1);
+            }
+            var containerProperties = container.getContainerProperties();
+            containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
+            containerProperties.setIdleEventInterval(idle.toMillis());
+            containerProperties.setPollTimeout(Math.min(containerProperties.getPollTimeout(), idle.toMillis()));
+            containerProperties.setConsumerRebalanceListener(
+                    latest.following(containerProperties.getConsumerRebalanceListener()));
+        };
+    }
+
+    @Bean
+    ApplicationListener<ListenerContainerIdleEvent> latestReadingsWhenIdle(LatestReadings latest) {
+        return event -> {
+            if (event.getListenerId().startsWith(HistoryWriter.ID)) {
+                latest.whenIdle();
+            }
+        };
+    }
+
     /** Each stored batch records ingest-to-postgresql: the uplink's arrival at ingest to its row committed. */
     @Bean
     HistoryWriter historyWriter(
@@ -101,11 +145,12 @@ class HistoryConfig {
             AlarmStore alarms,
             MeterRegistry meters,
             DeadLetterRecoverer storeDeadLetters,
+            LatestReadings latest,
             NotifyProperties properties) {
         var hops = new HopTimers(meters);
         return new HistoryWriter(
                 units -> {
-                    var conflicts = store.storeDataUnits(units);
+                    var conflicts = store.storeHistory(units);
                     for (var unit : units) {
                         hops.since(
                                 "ingest-to-postgresql",
@@ -115,6 +160,7 @@ class HistoryConfig {
                 },
                 alarms::storeAlarms,
                 storeDeadLetters::accept,
+                latest,
                 new HistoryWriter.Linger(
                         properties.history().writeLinger(), properties.history().writeLingerBelow()));
     }

@@ -8,6 +8,7 @@ import java.sql.SQLException;
 import java.sql.Timestamp;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -72,6 +73,22 @@ public class HistoryStore {
      */
     public List<Stored<DataUnit>> storeDataUnits(List<Stored<DataUnit>> units) {
         return writes.store(units);
+    }
+
+    /**
+     * {@link #storeDataUnits} without moving {@code devices}: the caller moves the latest readings later with
+     * {@link #moveLatest}, given every unit not returned here (those inserted, and those stored before).
+     */
+    public List<Stored<DataUnit>> storeHistory(List<Stored<DataUnit>> units) {
+        return writes.storeHistory(units);
+    }
+
+    /**
+     * Moves each device's latest reading to its newest of {@code units} where that is newer than what {@code
+     * devices} holds (never backwards, so order between calls does not matter). One statement.
+     */
+    public void moveLatest(Collection<DataUnit> units) {
+        writes.moveLatest(units);
     }
 
     /** How far apart two copies of one data unit may have been received and still be stored once. */

@@ -50,7 +50,8 @@ final class HistoryWarmup implements Warmup {
         }
         if (round % 5 == 0) {
             transactions.executeWithoutResult(status -> {
-                store.storeDataUnits(batch);
+                store.storeHistory(batch);
+                store.moveLatest(batch.stream().map(HistoryStore.Stored::event).toList());
                 status.setRollbackOnly();
             });
         }

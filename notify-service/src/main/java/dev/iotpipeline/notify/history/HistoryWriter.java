@@ -10,6 +10,8 @@ import dev.iotpipeline.kafka.topic.UplinkDigest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collections;
+import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -18,10 +20,13 @@ import java.util.stream.Stream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.support.Acknowledgment;
 
 /**
- * Writes data units and alarms to PostgreSQL in batches. Offsets are committed after the listener returns,
- * so only once the batch is durable. A failure names its record with {@link BatchListenerFailedException}:
+ * Writes data units and alarms to PostgreSQL in batches. A batch's offsets are acknowledged once it is durable and
+ * its devices' latest readings are written ({@link LatestReadings}, at most once an interval). A failure names its
+ * record with {@link BatchListenerFailedException}, after the latest readings waiting are written (the error handler
+ * commits offsets that cover them):
  * the error handler commits the records before it (all stored), then waits and retries (database away) or
  * dead-letters that one record (it can never be stored), and the rest of the batch comes again. Data units
  * refused as conflicting retries (their id stored already for a different uplink) are dead-lettered by the same
@@ -29,9 +34,13 @@ import org.springframework.kafka.listener.BatchListenerFailedException;
  */
 class HistoryWriter {
 
+    /** The listener's id, and its container's. */
+    static final String ID = "notify-store";
+
     private final Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units;
     private final Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms;
     private final BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters;
+    private final LatestReadings latest;
     private final Linger linger;
 
     /**
@@ -59,24 +68,28 @@ class HistoryWriter {
 
     /**
      * Takes the two writes of {@link HistoryStore}; each is one idempotent batch upsert, and the data-unit write
-     * answers the units it refused as conflicting retries, which go to {@code deadLetters} (the error handler's
-     * recoverer, which returns once the dead letter is acknowledged).
+     * (history rows only: the units it does not refuse go to {@code latest}) answers the units it refused as
+     * conflicting retries, which go to {@code deadLetters} (the error handler's recoverer, which returns once the
+     * dead letter is acknowledged).
      */
     HistoryWriter(
             Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
             Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms,
-            BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters) {
-        this(units, alarms, deadLetters, Linger.NONE);
+            BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters,
+            LatestReadings latest) {
+        this(units, alarms, deadLetters, latest, Linger.NONE);
     }
 
     HistoryWriter(
             Function<List<HistoryStore.Stored<DataUnit>>, List<HistoryStore.Stored<DataUnit>>> units,
             Consumer<List<HistoryStore.Stored<AlarmEvent>>> alarms,
             BiConsumer<ConsumerRecord<?, ?>, Exception> deadLetters,
+            LatestReadings latest,
             Linger linger) {
         this.units = units;
         this.alarms = alarms;
         this.deadLetters = deadLetters;
+        this.latest = latest;
         this.linger = linger;
     }
 
@@ -88,13 +101,14 @@ class HistoryWriter {
             HistoryStore.Stored<AlarmEvent> alarm) {}
 
     @KafkaListener(
-            id = "notify-store",
+            id = ID,
             batch = "true",
             topics = {
                 "#{T(dev.iotpipeline.kafka.topic.PipelineTopic).DATA_UNITS.topicName()}",
                 "#{T(dev.iotpipeline.kafka.topic.PipelineTopic).ALARMS.topicName()}"
-            })
-    void onBatch(List<ConsumerRecord<String, byte[]>> records) {
+            },
+            containerPostProcessor = "storeWriterContainer")
+    void onBatch(List<ConsumerRecord<String, byte[]>> records, Acknowledgment ack) {
         var rows = new ArrayList<Row>(records.size());
         for (int i = 0; i < records.size(); i++) {
             try {
@@ -102,7 +116,7 @@ class HistoryWriter {
             } catch (RuntimeException e) {
                 // Whatever parsed before it is stored first, so committing up to it loses nothing.
                 store(rows);
-                throw new BatchListenerFailedException(
+                throw failed(
                         "Not an event: " + describe(records.get(i)),
                         new UnprocessableRecordException(
                                 DeadLetterHeaders.CAUSE_MALFORMED_EVENT,
@@ -112,7 +126,26 @@ class HistoryWriter {
             }
         }
         store(rows);
+        try {
+            latest.done(ack);
+        } catch (RuntimeException e) {
+            throw new BatchListenerFailedException("Latest readings not written", e, 0);
+        }
         linger.after(records.size());
+    }
+
+    /**
+     * The batch fails from {@code index}; the error handler commits what lies before it (and the record there once
+     * dead-lettered), so the latest readings waiting are written first. If they cannot be, the batch fails from its
+     * start instead, which commits nothing.
+     */
+    private BatchListenerFailedException failed(String message, Throwable cause, int index) {
+        try {
+            latest.beforeCommit();
+        } catch (RuntimeException e) {
+            return new BatchListenerFailedException("Latest readings not written", e, 0);
+        }
+        return new BatchListenerFailedException(message, cause, index);
     }
 
     private void store(List<Row> rows) {
@@ -124,13 +157,27 @@ class HistoryWriter {
             conflicts = write(rows);
         } catch (RuntimeException e) {
             if (Failures.isTransient(e)) {
-                throw new BatchListenerFailedException(
-                        "History store unavailable", e, rows.getFirst().index());
+                throw failed("History store unavailable", e, rows.getFirst().index());
             }
             storeOneByOne(rows);
             return;
         }
+        // Before the dead letters: a failed one commits the rows before it, whose devices must not be left behind.
+        stored(rows, conflicts);
         deadLetterConflicts(rows, conflicts);
+    }
+
+    /** The units of {@code rows} now in the history, stored now or before, may each be their device's latest. */
+    private void stored(List<Row> rows, List<HistoryStore.Stored<DataUnit>> conflicts) {
+        var refused = Collections.newSetFromMap(new IdentityHashMap<HistoryStore.Stored<DataUnit>, Boolean>());
+        refused.addAll(conflicts);
+        var units = new ArrayList<DataUnit>(rows.size());
+        for (var row : rows) {
+            if (row.unit() != null && !refused.contains(row.unit())) {
+                units.add(row.unit().event());
+            }
+        }
+        latest.stored(units);
     }
 
     /**
@@ -159,8 +206,7 @@ class HistoryWriter {
             try {
                 deadLetters.accept(row.record(), conflict);
             } catch (RuntimeException e) {
-                throw new BatchListenerFailedException(
-                        "Dead letter of a conflicting retry not written", e, row.index());
+                throw failed("Dead letter of a conflicting retry not written", e, row.index());
             }
         }
     }
@@ -172,7 +218,7 @@ class HistoryWriter {
             try {
                 conflicts = write(List.of(row));
             } catch (RuntimeException e) {
-                throw new BatchListenerFailedException(
+                throw failed(
                         "History store refused a row",
                         Failures.isTransient(e)
                                 ? e
@@ -182,6 +228,7 @@ class HistoryWriter {
                                         e),
                         row.index());
             }
+            stored(List.of(row), conflicts);
             deadLetterConflicts(List.of(row), conflicts);
         }
     }

@@ -20,10 +20,13 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -113,6 +116,27 @@ class HistoryListenerTest {
                         .andExpect(jsonPath("$.items[0].id").value(unit.id().toString()))
                         .andExpect(
                                 jsonPath("$.items[0].measurements.temperature").value(21.5)));
+
+        // Once the stream pauses, each device's latest reading is written and the batches' offsets committed.
+        Awaitility.await()
+                .atMost(Duration.ofSeconds(30))
+                .untilAsserted(() -> mvc.perform(get("/data-units/latest")
+                                .param("channel", "greenhouse")
+                                .header("Authorization", "Bearer dash-secret"))
+                        .andExpect(status().isOk())
+                        .andExpect(jsonPath("$.length()").value(2)));
+        try (var admin = Admin.create(Map.of("bootstrap.servers", broker.getBrokersAsString()))) {
+            var dataUnits = new TopicPartition(PipelineTopic.DATA_UNITS.topicName(), 0);
+            Awaitility.await()
+                    .atMost(Duration.ofSeconds(30))
+                    .untilAsserted(() -> assertThat(admin.listConsumerGroupOffsets("notify-store")
+                                    .partitionsToOffsetAndMetadata()
+                                    .get()
+                                    .get(dataUnits))
+                            .isNotNull()
+                            .extracting(OffsetAndMetadata::offset)
+                            .isEqualTo(4L));
+        }
 
         var props = KafkaTestUtils.consumerProps(broker, "history-test", false);
         props.put("auto.offset.reset", "earliest");

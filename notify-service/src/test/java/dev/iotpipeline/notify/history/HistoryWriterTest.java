@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.dao.DataIntegrityViolationException;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.support.Acknowledgment;
 
 /** The store writer against an in-memory table that refuses what PostgreSQL refuses: NUL in text. */
 class HistoryWriterTest {
@@ -35,11 +36,27 @@ class HistoryWriterTest {
     private boolean databaseAway;
     private int unitWrites;
     private final List<String> deadLetters = new ArrayList<>();
+    private long nanoTime;
+    private boolean devicesAway;
+    private final List<List<String>> latestWrites = new ArrayList<>();
+    private final List<Ack> acks = new ArrayList<>();
+    private final LatestReadings latest = new LatestReadings(
+            units -> {
+                if (devicesAway) {
+                    throw new CannotGetJdbcConnectionException("Connection refused");
+                }
+                latestWrites.add(units.stream()
+                        .map(u -> u.deviceId() + "=" + u.measurements().get("temperature"))
+                        .toList());
+            },
+            Duration.ofSeconds(1),
+            () -> nanoTime);
     private final HistoryWriter writer = new HistoryWriter(
             this::storeUnits,
             this::storeAlarms,
             (record, cause) -> deadLetters.add(record.offset() + " "
-                    + ((UnprocessableRecordException) cause).deadLetterCause() + " " + cause.getMessage()));
+                    + ((UnprocessableRecordException) cause).deadLetterCause() + " " + cause.getMessage()),
+            latest);
     private long offset;
     private final Map<java.util.UUID, Long> digests = new java.util.HashMap<>();
 
@@ -49,13 +66,14 @@ class HistoryWriterTest {
                 this::storeUnits,
                 this::storeAlarms,
                 (record, cause) -> {},
+                latest,
                 new HistoryWriter.Linger(Duration.ofMillis(300), 3));
 
         long small = System.nanoTime();
-        lingering.onBatch(List.of(unit("dev-1"), unit("dev-2")));
+        deliver(lingering, List.of(unit("dev-1"), unit("dev-2")));
         var smallTook = Duration.ofNanos(System.nanoTime() - small);
         long full = System.nanoTime();
-        lingering.onBatch(List.of(unit("dev-3"), unit("dev-4"), unit("dev-5")));
+        deliver(lingering, List.of(unit("dev-3"), unit("dev-4"), unit("dev-5")));
         var fullTook = Duration.ofNanos(System.nanoTime() - full);
 
         assertThat(storedUnits).hasSize(5);
@@ -65,7 +83,7 @@ class HistoryWriterTest {
 
     @Test
     void shouldStoreAWholeBatchInOneWritePerTable() {
-        writer.onBatch(List.of(unit("dev-1"), alarm("dev-1"), unit("dev-2")));
+        deliver(writer, List.of(unit("dev-1"), alarm("dev-1"), unit("dev-2")));
 
         assertThat(storedUnits).containsExactly("dev-1", "dev-2");
         assertThat(storedAlarms).containsExactly("dev-1");
@@ -76,7 +94,7 @@ class HistoryWriterTest {
     void shouldStoreWhatParsedBeforeARecordThatIsNotAnEventAndNameThatRecordAsMalformed() {
         var batch = List.of(unit("dev-1"), raw(PipelineTopic.DATA_UNITS, "{not json"), unit("dev-3"));
 
-        var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> writer.onBatch(batch));
+        var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> deliver(writer, batch));
 
         assertThat(failure.getIndex()).isEqualTo(1);
         assertThat(failure.getCause())
@@ -90,7 +108,7 @@ class HistoryWriterTest {
     void shouldCallAnEventWithoutWhatItsTableRequiresMalformed() {
         var failure = catchThrowableOfType(
                 BatchListenerFailedException.class,
-                () -> writer.onBatch(List.of(raw(PipelineTopic.ALARMS, "{\"deviceId\":\"dev-1\"}"))));
+                () -> deliver(writer, List.of(raw(PipelineTopic.ALARMS, "{\"deviceId\":\"dev-1\"}"))));
 
         assertThat(failure.getIndex()).isZero();
         assertThat(failure.getCause()).hasMessageContaining("not a AlarmEvent: missing id");
@@ -100,7 +118,7 @@ class HistoryWriterTest {
     void shouldFindTheRowTheTableRefusesStoreTheRowsBeforeItAndNameIt() {
         var batch = List.of(unit("dev-1"), unit("dev-2"), unit("bad\u0000dev"), unit("dev-4"));
 
-        var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> writer.onBatch(batch));
+        var failure = catchThrowableOfType(BatchListenerFailedException.class, () -> deliver(writer, batch));
 
         assertThat(failure.getIndex()).isEqualTo(2);
         assertThat(failure.getCause())
@@ -136,11 +154,11 @@ class HistoryWriterTest {
                 T0.plusSeconds(5),
                 Map.of("temperature", 35.0),
                 Map.of());
-        writer.onBatch(List.of(unit(original, 7L)));
+        deliver(writer, List.of(unit(original, 7L)));
         var conflict = unit(conflicting, 8L);
         var another = unit(conflicting, 9L);
 
-        writer.onBatch(List.of(unit("dev-0"), unit(original, 7L), conflict, unit("dev-3"), another));
+        deliver(writer, List.of(unit("dev-0"), unit(original, 7L), conflict, unit("dev-3"), another));
 
         assertThat(storedUnits).as("the repeat is skipped, the rest stored").containsExactly("dev-1", "dev-0", "dev-3");
         assertThat(deadLetters).hasSize(2);
@@ -164,13 +182,17 @@ class HistoryWriterTest {
                 T0,
                 Map.of("temperature", 21.0),
                 Map.of());
-        var failing = new HistoryWriter(this::storeUnits, this::storeAlarms, (record, cause) -> {
-            throw new org.apache.kafka.common.errors.TimeoutException("dead letter not acknowledged");
-        });
-        failing.onBatch(List.of(unit(original, 7L)));
+        var failing = new HistoryWriter(
+                this::storeUnits,
+                this::storeAlarms,
+                (record, cause) -> {
+                    throw new org.apache.kafka.common.errors.TimeoutException("dead letter not acknowledged");
+                },
+                latest);
+        deliver(failing, List.of(unit(original, 7L)));
 
         var failure = catchThrowableOfType(
-                BatchListenerFailedException.class, () -> failing.onBatch(List.of(unit("dev-0"), unit(original, 8L))));
+                BatchListenerFailedException.class, () -> deliver(failing, List.of(unit("dev-0"), unit(original, 8L))));
 
         assertThat(failure.getIndex()).isEqualTo(1);
         assertThat(failure.getCause()).isInstanceOf(org.apache.kafka.common.errors.TimeoutException.class);
@@ -181,13 +203,122 @@ class HistoryWriterTest {
         databaseAway = true;
 
         var failure = catchThrowableOfType(
-                BatchListenerFailedException.class, () -> writer.onBatch(List.of(unit("dev-1"), unit("dev-2"))));
+                BatchListenerFailedException.class, () -> deliver(writer, List.of(unit("dev-1"), unit("dev-2"))));
 
         assertThat(failure.getIndex()).isZero();
         assertThat(failure.getCause()).isInstanceOf(CannotGetJdbcConnectionException.class);
         assertThat(unitWrites)
                 .as("no row-by-row search while the database is away")
                 .isEqualTo(1);
+    }
+
+    @Test
+    void shouldAcknowledgeBatchesOnlyOnceTheirDevicesLatestReadingsAreWrittenOncePerInterval() {
+        deliver(writer, List.of(unit("dev-1", 20.0), unit("dev-2", 20.0)));
+        nanoTime += Duration.ofMillis(400).toNanos();
+        deliver(writer, List.of(unit("dev-1", 21.0), alarm("dev-1")));
+
+        assertThat(storedUnits).containsExactly("dev-1", "dev-2", "dev-1");
+        assertThat(latestWrites).as("within the interval: nothing written yet").isEmpty();
+        assertThat(acks).noneMatch(Ack::acknowledged);
+
+        nanoTime += Duration.ofMillis(600).toNanos();
+        deliver(writer, List.of(unit("dev-2", 22.0)));
+
+        assertThat(latestWrites)
+                .as("one write, each device once, with its newest reading")
+                .containsExactly(List.of("dev-1=21.0", "dev-2=22.0"));
+        assertThat(acks).allMatch(Ack::acknowledged);
+    }
+
+    @Test
+    void shouldAcknowledgeABatchAtOnceWhenNoLatestReadingWaits() {
+        deliver(writer, List.of(alarm("dev-1")));
+
+        assertThat(acks).singleElement().matches(Ack::acknowledged);
+        assertThat(latestWrites).isEmpty();
+    }
+
+    @Test
+    void shouldWriteWhatWaitsWhenTheConsumerIdles() {
+        deliver(writer, List.of(unit("dev-1", 20.0)));
+
+        latest.whenIdle();
+
+        assertThat(latestWrites).containsExactly(List.of("dev-1=20.0"));
+        assertThat(acks).allMatch(Ack::acknowledged);
+    }
+
+    @Test
+    void shouldWriteTheWaitingLatestReadingsBeforeAFailureLetsTheErrorHandlerCommit() {
+        deliver(writer, List.of(unit("dev-1", 20.0)));
+
+        var failure = catchThrowableOfType(
+                BatchListenerFailedException.class,
+                () -> deliver(writer, List.of(unit("dev-2", 21.0), raw(PipelineTopic.DATA_UNITS, "{not json"))));
+
+        assertThat(failure.getIndex()).isEqualTo(1);
+        assertThat(latestWrites)
+                .as("the earlier batch's device and the failed batch's rows before the bad record")
+                .containsExactly(List.of("dev-1=20.0", "dev-2=21.0"));
+        assertThat(acks.getFirst().acknowledged()).isTrue();
+    }
+
+    @Test
+    void shouldFailTheBatchFromItsStartWhenTheLatestReadingsCannotBeWrittenBeforeACommit() {
+        deliver(writer, List.of(unit("dev-1", 20.0)));
+        devicesAway = true;
+
+        var failure = catchThrowableOfType(
+                BatchListenerFailedException.class,
+                () -> deliver(writer, List.of(unit("dev-2", 21.0), raw(PipelineTopic.DATA_UNITS, "{not json"))));
+
+        assertThat(failure.getIndex())
+                .as("nothing of it committed, nothing dead-lettered")
+                .isZero();
+        assertThat(failure.getCause()).isInstanceOf(CannotGetJdbcConnectionException.class);
+        assertThat(acks).noneMatch(Ack::acknowledged);
+
+        devicesAway = false;
+        latest.whenIdle();
+        assertThat(latestWrites).containsExactly(List.of("dev-1=20.0", "dev-2=21.0"));
+        assertThat(acks.getFirst().acknowledged()).isTrue();
+    }
+
+    @Test
+    void shouldNeitherWriteNorAcknowledgeAConflictingRetrysReading() {
+        var original = unit("dev-1", 20.0);
+        deliver(writer, List.of(original));
+        var conflicting =
+                new ConsumerRecord<>(PipelineTopic.DATA_UNITS.topicName(), 0, offset++, "dev-1", original.value());
+        UplinkDigest.add(conflicting.headers(), 99L);
+
+        nanoTime += Duration.ofSeconds(1).toNanos();
+        deliver(writer, List.of(conflicting));
+
+        assertThat(deadLetters).singleElement().asString().contains(DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT);
+        assertThat(latestWrites).containsExactly(List.of("dev-1=20.0"));
+    }
+
+    private void deliver(HistoryWriter target, List<ConsumerRecord<String, byte[]>> records) {
+        var ack = new Ack();
+        acks.add(ack);
+        target.onBatch(records, ack);
+    }
+
+    /** A batch's acknowledgment, as the container hands it to the listener. */
+    private static final class Ack implements Acknowledgment {
+
+        private boolean acknowledged;
+
+        @Override
+        public void acknowledge() {
+            acknowledged = true;
+        }
+
+        boolean acknowledged() {
+            return acknowledged;
+        }
     }
 
     private List<HistoryStore.Stored<DataUnit>> storeUnits(List<HistoryStore.Stored<DataUnit>> units) {
@@ -218,6 +349,10 @@ class HistoryWriterTest {
     }
 
     private ConsumerRecord<String, byte[]> unit(String deviceId) {
+        return unit(deviceId, 21.0);
+    }
+
+    private ConsumerRecord<String, byte[]> unit(String deviceId, double temperature) {
         var unit = new DataUnit(
                 Ids.newId(),
                 1,
@@ -226,9 +361,9 @@ class HistoryWriterTest {
                 "em300th",
                 deviceId,
                 T0,
+                T0.plusMillis(offset),
                 T0,
-                T0,
-                Map.of("temperature", 21.0),
+                Map.of("temperature", temperature),
                 Map.of());
         return unit(unit, 1L);
     }

@@ -1,0 +1,183 @@
+package dev.iotpipeline.notify.history;
+
+import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.kafka.deadletter.Failures;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.LongSupplier;
+import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRebalanceListener;
+import org.apache.kafka.common.TopicPartition;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.kafka.listener.ConsumerAwareRebalanceListener;
+import org.springframework.kafka.support.Acknowledgment;
+
+/**
+ * Each device's newest data unit since {@code devices} was last written, and the stored batches whose offsets wait
+ * for that write: a device heard five times a second has its latest reading moved once a second, not five times.
+ *
+ * <p>A batch's offsets are acknowledged only once the latest readings it moved are in {@code devices}, so a crash
+ * before that replays the batch, whose rows are skipped as stored and move their devices again. Used by the store
+ * writer's one consumer thread only: the listener, the container's idle event and its rebalance callbacks.
+ */
+final class LatestReadings {
+
+    private static final Logger log = LoggerFactory.getLogger(LatestReadings.class);
+
+    /** Which of two data units of a device is its latest reading: last received, then last measured. */
+    static final Comparator<DataUnit> NEWEST = Comparator.comparing(DataUnit::receivedAt)
+            .thenComparing(DataUnit::measuredAt)
+            .thenComparing(DataUnit::id);
+
+    /** Bounds one write: beyond this many devices waiting, they are written without waiting for the interval. */
+    static final int MAX_WAITING_DEVICES = 10_000;
+
+    private final java.util.function.Consumer<Collection<DataUnit>> write;
+    private final Duration interval;
+    private final LongSupplier nanoTime;
+    private final TreeMap<String, DataUnit> newest = new TreeMap<>();
+    private final List<Acknowledgment> waiting = new ArrayList<>();
+    private long oldestNanos;
+
+    /**
+     * @param write moves each given device's latest reading forward where the given one is newer (one per device,
+     *     in key order); throws when it did not, and a transient failure (see {@link Failures}) is thrown on
+     * @param interval the longest a stored data unit waits before its device's latest reading is written, under a
+     *     steady flow (an idle consumer writes at once, see {@link #whenIdle()})
+     */
+    LatestReadings(java.util.function.Consumer<Collection<DataUnit>> write, Duration interval, LongSupplier nanoTime) {
+        this.write = write;
+        this.interval = interval;
+        this.nanoTime = nanoTime;
+    }
+
+    /** Each device's newest of the given units, by {@link #NEWEST}, keyed in the order devices are written in. */
+    static TreeMap<String, DataUnit> newestPerDevice(Iterable<DataUnit> units) {
+        var newest = new TreeMap<String, DataUnit>();
+        units.forEach(unit -> merge(newest, unit));
+        return newest;
+    }
+
+    private static void merge(Map<String, DataUnit> newest, DataUnit unit) {
+        newest.merge(unit.channel() + '\u0000' + unit.deviceId(), unit, (a, b) -> NEWEST.compare(a, b) >= 0 ? a : b);
+    }
+
+    /** Units of a batch now in the history (stored now, or before), each of which may be its device's newest. */
+    void stored(Collection<DataUnit> units) {
+        if (newest.isEmpty() && !units.isEmpty()) {
+            oldestNanos = nanoTime.getAsLong();
+        }
+        units.forEach(unit -> merge(newest, unit));
+    }
+
+    /**
+     * The batch is done; its offsets are acknowledged with the next write of the latest readings, at once when none
+     * waits, else once the oldest has waited {@code interval} or too many devices wait. Throws as {@code write} does;
+     * nothing is acknowledged then.
+     */
+    void done(Acknowledgment batch) {
+        waiting.add(batch);
+        if (newest.isEmpty()
+                || newest.size() >= MAX_WAITING_DEVICES
+                || nanoTime.getAsLong() - oldestNanos >= interval.toNanos()) {
+            write();
+        }
+    }
+
+    /**
+     * Before the error handler commits offsets (those of a batch's records before a failed one, and the failed one
+     * once dead-lettered), which would cover the batches waiting here: writes what waits, and acknowledges it.
+     * Throws as {@code write} does; nothing is acknowledged then.
+     */
+    void beforeCommit() {
+        write();
+    }
+
+    /** The consumer found nothing new for a while: a lone uplink's device is not left waiting for the interval. */
+    void whenIdle() {
+        if (newest.isEmpty() && waiting.isEmpty()) {
+            return;
+        }
+        try {
+            write();
+        } catch (RuntimeException e) {
+            // Nothing was acknowledged: the next batch or idle event tries again.
+            log.warn("Latest readings of {} devices not written yet: {}", newest.size(), e.toString());
+        }
+    }
+
+    /** Writes what waits before the container commits for partitions it gives up, so the next owner replays less. */
+    ConsumerAwareRebalanceListener following(ConsumerRebalanceListener delegate) {
+        return new ConsumerAwareRebalanceListener() {
+
+            @Override
+            public void onPartitionsRevokedBeforeCommit(
+                    Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+                try {
+                    write();
+                } catch (RuntimeException e) {
+                    // The waiting batches stay uncommitted, so whoever owns their partitions next stores them again
+                    // and moves their devices; what waits here is written later, never backwards.
+                    waiting.clear();
+                    log.warn("Latest readings not written before a rebalance: {}", e.toString());
+                }
+                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
+                    aware.onPartitionsRevokedBeforeCommit(consumer, partitions);
+                } else if (delegate != null) {
+                    delegate.onPartitionsRevoked(partitions);
+                }
+            }
+
+            @Override
+            public void onPartitionsRevokedAfterCommit(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
+                    aware.onPartitionsRevokedAfterCommit(consumer, partitions);
+                }
+            }
+
+            @Override
+            public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+                // Lost partitions' offsets can no longer be committed by this consumer.
+                waiting.clear();
+                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
+                    aware.onPartitionsLost(consumer, partitions);
+                } else if (delegate != null) {
+                    delegate.onPartitionsLost(partitions);
+                }
+            }
+
+            @Override
+            public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
+                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
+                    aware.onPartitionsAssigned(consumer, partitions);
+                } else if (delegate != null) {
+                    delegate.onPartitionsAssigned(partitions);
+                }
+            }
+        };
+    }
+
+    private void write() {
+        if (!newest.isEmpty()) {
+            try {
+                write.accept(List.copyOf(newest.values()));
+            } catch (RuntimeException e) {
+                if (Failures.isTransient(e)) {
+                    throw e;
+                }
+                // Their data units are stored, and the columns are the same: a refusal here is no reason to hold the
+                // partition or dead-letter a stored record. These devices show an older reading until heard again.
+                log.error("Latest readings of {} devices refused by the history store", newest.size(), e);
+            }
+            newest.clear();
+        }
+        waiting.forEach(Acknowledgment::acknowledge);
+        waiting.clear();
+    }
+}
