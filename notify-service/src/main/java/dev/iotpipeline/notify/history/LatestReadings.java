@@ -1,6 +1,7 @@
 package dev.iotpipeline.notify.history;
 
 import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.kafka.ForwardingRebalanceListener;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -114,7 +115,7 @@ final class LatestReadings {
 
     /** Writes what waits before the container commits for partitions it gives up, so the next owner replays less. */
     ConsumerAwareRebalanceListener following(ConsumerRebalanceListener delegate) {
-        return new ConsumerAwareRebalanceListener() {
+        return new ForwardingRebalanceListener(delegate) {
 
             @Override
             public void onPartitionsRevokedBeforeCommit(
@@ -127,38 +128,14 @@ final class LatestReadings {
                     waiting.clear();
                     log.warn("Latest readings not written before a rebalance: {}", e.toString());
                 }
-                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
-                    aware.onPartitionsRevokedBeforeCommit(consumer, partitions);
-                } else if (delegate != null) {
-                    delegate.onPartitionsRevoked(partitions);
-                }
-            }
-
-            @Override
-            public void onPartitionsRevokedAfterCommit(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
-                    aware.onPartitionsRevokedAfterCommit(consumer, partitions);
-                }
+                super.onPartitionsRevokedBeforeCommit(consumer, partitions);
             }
 
             @Override
             public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
                 // Lost partitions' offsets can no longer be committed by this consumer.
                 waiting.clear();
-                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
-                    aware.onPartitionsLost(consumer, partitions);
-                } else if (delegate != null) {
-                    delegate.onPartitionsLost(partitions);
-                }
-            }
-
-            @Override
-            public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
-                    aware.onPartitionsAssigned(consumer, partitions);
-                } else if (delegate != null) {
-                    delegate.onPartitionsAssigned(partitions);
-                }
+                super.onPartitionsLost(consumer, partitions);
             }
         };
     }

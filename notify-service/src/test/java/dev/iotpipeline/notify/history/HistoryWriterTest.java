@@ -286,6 +286,27 @@ class HistoryWriterTest {
     }
 
     @Test
+    void shouldWriteWhatWaitsBeforeTheContainerCommitsForPartitionsItGivesUp() {
+        deliver(writer, List.of(unit("dev-1", 20.0)));
+
+        latest.following(null).onPartitionsRevokedBeforeCommit(null, List.of());
+
+        assertThat(latestWrites).containsExactly(List.of("dev-1=20.0"));
+        assertThat(acks).allMatch(Ack::acknowledged);
+    }
+
+    @Test
+    void shouldNeverAcknowledgeBatchesOfLostPartitions() {
+        deliver(writer, List.of(unit("dev-1", 20.0)));
+
+        latest.following(null).onPartitionsLost(null, List.of());
+        latest.whenIdle();
+
+        assertThat(latestWrites).as("still written: never backwards").containsExactly(List.of("dev-1=20.0"));
+        assertThat(acks).noneMatch(Ack::acknowledged);
+    }
+
+    @Test
     void shouldNeitherWriteNorAcknowledgeAConflictingRetrysReading() {
         var original = unit("dev-1", 20.0);
         deliver(writer, List.of(original));

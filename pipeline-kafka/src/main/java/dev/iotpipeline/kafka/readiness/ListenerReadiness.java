@@ -1,5 +1,6 @@
 package dev.iotpipeline.kafka.readiness;
 
+import dev.iotpipeline.kafka.ForwardingRebalanceListener;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -66,44 +67,25 @@ public class ListenerReadiness implements HealthIndicator, ApplicationListener<K
      * container's own listener, or null), so a service keeps whatever listener it sets.
      */
     public ConsumerAwareRebalanceListener following(ConsumerRebalanceListener delegate) {
-        return new ConsumerAwareRebalanceListener() {
+        return new ForwardingRebalanceListener(delegate) {
 
             @Override
             public void onPartitionsRevokedBeforeCommit(
                     Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
                 update(partitions, false);
-                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
-                    aware.onPartitionsRevokedBeforeCommit(consumer, partitions);
-                } else if (delegate != null) {
-                    delegate.onPartitionsRevoked(partitions);
-                }
-            }
-
-            @Override
-            public void onPartitionsRevokedAfterCommit(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
-                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
-                    aware.onPartitionsRevokedAfterCommit(consumer, partitions);
-                }
+                super.onPartitionsRevokedBeforeCommit(consumer, partitions);
             }
 
             @Override
             public void onPartitionsLost(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
                 update(partitions, false);
-                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
-                    aware.onPartitionsLost(consumer, partitions);
-                } else if (delegate != null) {
-                    delegate.onPartitionsLost(partitions);
-                }
+                super.onPartitionsLost(consumer, partitions);
             }
 
             @Override
             public void onPartitionsAssigned(Consumer<?, ?> consumer, Collection<TopicPartition> partitions) {
                 update(partitions, true);
-                if (delegate instanceof ConsumerAwareRebalanceListener aware) {
-                    aware.onPartitionsAssigned(consumer, partitions);
-                } else if (delegate != null) {
-                    delegate.onPartitionsAssigned(partitions);
-                }
+                super.onPartitionsAssigned(consumer, partitions);
             }
         };
     }
