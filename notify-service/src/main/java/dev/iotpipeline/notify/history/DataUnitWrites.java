@@ -50,21 +50,10 @@ final class DataUnitWrites {
             + " measured_at, decoded_at, schema_version, measurements, attributes, measured_ns, received_ns, decoded_ns";
 
     /**
-     * A batch's one statement: the rows parsed once; each row probes the primary key for a stored copy (a lateral
-     * subquery, so a nested loop over the index, never a hash anti join over the window's partitions); each
-     * device's latest reading moves with the newest row it inserted, devices in key order so two writers that
-     * briefly share devices never deadlock.
+     * A batch's history rows in one statement: the rows parsed once; each row probes the primary key for a stored
+     * copy (a lateral subquery, so a nested loop over the index, never a hash anti join over the window's
+     * partitions).
      */
-    private static final String WRITE_BATCH =
-            """
-                            %s,
-                            r AS (
-                                SELECT DISTINCT ON (p.channel, p.device_id) p.* FROM parsed p JOIN ins USING (id, received_at)
-                                ORDER BY p.channel, p.device_id, p.received_at DESC, p.measured_at DESC, p.id DESC),
-                            dev AS (%s)
-                            SELECT count(*) FROM ins""".formatted(insertHistory(), UPSERT_DEVICES.formatted(DEVICE_COLUMNS, DEVICE_COLUMNS));
-
-    /** {@link #WRITE_BATCH} without moving {@code devices}: the history rows alone. */
     private static final String WRITE_HISTORY = insertHistory() + " SELECT count(*) FROM ins";
 
     private static String insertHistory() {
@@ -97,14 +86,43 @@ final class DataUnitWrites {
         this.transactions = transactions;
     }
 
-    /** See {@link HistoryStore#storeDataUnits}. */
+    /** See {@link HistoryStore#storeDataUnits}: the history rows, then their devices, in one transaction. */
     List<Stored<DataUnit>> store(List<Stored<DataUnit>> units) {
-        return store(units, true);
+        if (units.isEmpty()) {
+            return List.of();
+        }
+        return transactions.execute(status -> {
+            var conflicts = storeHistory(units);
+            moveLatest(notRefused(units, conflicts));
+            return conflicts;
+        });
+    }
+
+    /** The units of {@code units} that {@code conflicts} (the same instances) does not hold. */
+    static List<DataUnit> notRefused(List<Stored<DataUnit>> units, List<Stored<DataUnit>> conflicts) {
+        if (conflicts.isEmpty()) {
+            return units.stream().map(Stored::event).toList();
+        }
+        var refused = Collections.newSetFromMap(new IdentityHashMap<Stored<DataUnit>, Boolean>());
+        refused.addAll(conflicts);
+        return units.stream()
+                .filter(stored -> !refused.contains(stored))
+                .map(Stored::event)
+                .toList();
     }
 
     /** See {@link HistoryStore#storeHistory}. */
     List<Stored<DataUnit>> storeHistory(List<Stored<DataUnit>> units) {
-        return store(units, false);
+        if (units.isEmpty()) {
+            return List.of();
+        }
+        return transactions.execute(status -> {
+            // The probes below must stay index lookups whatever the planner's statistics say. A plan cached while
+            // the day's partition was new and small (a fresh stack, the first minutes of a day, before autoanalyze)
+            // scanned the whole partition for each batch, or for each row: a cost that grew with the day's rows.
+            jdbc.getJdbcTemplate().execute("SET LOCAL enable_seqscan = off");
+            return write(units);
+        });
     }
 
     /** See {@link HistoryStore#moveLatest}. */
@@ -114,29 +132,13 @@ final class DataUnitWrites {
         }
     }
 
-    private List<Stored<DataUnit>> store(List<Stored<DataUnit>> units, boolean moveDevices) {
-        if (units.isEmpty()) {
-            return List.of();
-        }
-        return transactions.execute(status -> {
-            // The probes below must stay index lookups whatever the planner's statistics say. A plan cached while
-            // the day's partition was new and small (a fresh stack, the first minutes of a day, before autoanalyze)
-            // scanned the whole partition for each batch, or for each row: a cost that grew with the day's rows.
-            jdbc.getJdbcTemplate().execute("SET LOCAL enable_seqscan = off");
-            return write(units, moveDevices);
-        });
-    }
-
-    private List<Stored<DataUnit>> write(List<Stored<DataUnit>> units, boolean moveDevices) {
+    private List<Stored<DataUnit>> write(List<Stored<DataUnit>> units) {
         var first = new LinkedHashMap<UUID, Stored<DataUnit>>();
         units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored));
         var rows = rows(first.values());
         var window = RETRY_WINDOW;
-        // Rows stored already (a replay, a retry) move their device's latest reading below, unless they conflict.
         Integer inserted = jdbc.queryForObject(
-                moveDevices ? WRITE_BATCH : WRITE_HISTORY,
-                new MapSqlParameterSource("rows", rows).addValue("window", window),
-                Integer.class);
+                WRITE_HISTORY, new MapSqlParameterSource("rows", rows).addValue("window", window), Integer.class);
         // The digests each id has in the store: those of this batch's firsts when all of them were inserted, so
         // only then (a replay, a retry, a conflict) is the store asked which.
         var known = new HashMap<UUID, Set<Long>>();
@@ -169,14 +171,6 @@ final class DataUnitWrites {
             if (stored.uplinkDigest() != null && !digests.isEmpty() && !digests.contains(stored.uplinkDigest())) {
                 conflicts.add(stored);
             }
-        }
-        if (moveDevices && (inserted == null || inserted < first.size())) {
-            var refused = Collections.newSetFromMap(new IdentityHashMap<Stored<DataUnit>, Boolean>());
-            refused.addAll(conflicts);
-            moveLatest(first.values().stream()
-                    .filter(stored -> !refused.contains(stored))
-                    .map(Stored::event)
-                    .toList());
         }
         return conflicts;
     }

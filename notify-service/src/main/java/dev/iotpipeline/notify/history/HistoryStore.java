@@ -63,8 +63,8 @@ public class HistoryStore {
 
     /**
      * Inserts each data unit once, and moves each device's latest reading forward when one of these is newer than
-     * what {@code devices} holds. One statement per batch. Once means: a replay (same id and
-     * received_at) is skipped by the primary key; a client's retry of an uplink (same id, received again later)
+     * what {@code devices} holds, in one transaction ({@link #storeHistory}, then {@link #moveLatest}). Once means:
+     * a replay (same id and received_at) is skipped by the primary key; a client's retry of an uplink (same id, received again later)
      * is skipped when a copy received within {@link #RETRY_WINDOW} of it is stored, found in those days'
      * partitions only. A copy whose uplink digest differs from the stored one's (a reused idempotency key on a
      * different uplink) is a conflict: it is not stored, does not move {@code devices}, and is returned.

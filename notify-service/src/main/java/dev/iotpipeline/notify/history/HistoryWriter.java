@@ -10,8 +10,6 @@ import dev.iotpipeline.kafka.topic.UplinkDigest;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
-import java.util.IdentityHashMap;
 import java.util.List;
 import java.util.function.BiConsumer;
 import java.util.function.Consumer;
@@ -169,15 +167,8 @@ class HistoryWriter {
 
     /** The units of {@code rows} now in the history, stored now or before, may each be their device's latest. */
     private void stored(List<Row> rows, List<HistoryStore.Stored<DataUnit>> conflicts) {
-        var refused = Collections.newSetFromMap(new IdentityHashMap<HistoryStore.Stored<DataUnit>, Boolean>());
-        refused.addAll(conflicts);
-        var units = new ArrayList<DataUnit>(rows.size());
-        for (var row : rows) {
-            if (row.unit() != null && !refused.contains(row.unit())) {
-                units.add(row.unit().event());
-            }
-        }
-        latest.stored(units);
+        var units = rows.stream().flatMap(r -> Stream.ofNullable(r.unit())).toList();
+        latest.stored(DataUnitWrites.notRefused(units, conflicts));
     }
 
     /**
