@@ -7,11 +7,13 @@
 # by name with numbers folded (Linux keeps the first 15 characters of a Java thread's name).
 #   bench/thread-cpu.sh                                   RATE=5000, WARMUP=20s at 1000/s, 5 windows of 20 s
 #   WARMUP=60s WARMUP_RATE=4000 WINDOWS=3 REPORT=/tmp/t.md bench/thread-cpu.sh       steady state only
+#   RATE=150 BATCH=100 WARMUP=60s WARMUP_RATE=150 WINDOWS=3 bench/thread-cpu.sh       batches of 100 (RATE requests/s)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
 export RATE=${RATE:-5000} WARMUP=${WARMUP:-20s} WARMUP_RATE=${WARMUP_RATE:-1000} WINDOWS=${WINDOWS:-5}
-export WINDOW=${WINDOW:-20s} DEVICES=${DEVICES:-1000} CONNS=${CONNS:-256} TOP=${TOP:-14}
+# BATCH: uplinks per request, in the warm-up and the windows alike; figures are per uplink.
+export BATCH=${BATCH:-1} WINDOW=${WINDOW:-20s} DEVICES=${DEVICES:-1000} CONNS=${CONNS:-256} TOP=${TOP:-14}
 export OUT=${OUT:-docs/benchmarks/raw/thread-cpu} POSTLOAD=$PWD/bench/postload/postload
 REPORT=${REPORT:-docs/benchmarks/thread-cpu.md}
 (cd bench/postload && go build -o postload .)
@@ -26,12 +28,12 @@ measure() {
   pg=()
   postmaster=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
   for p in "$postmaster" $(pgrep -P "$postmaster"); do pg+=("postgresql=$p"); done
-  "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$WARMUP_RATE" -batch 1 -devices "$DEVICES" \
+  "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$WARMUP_RATE" -batch "$BATCH" -devices "$DEVICES" \
     -conns "$CONNS" -duration "$WARMUP" -report "$OUT/warmup.json" > "$OUT/warmup.log" 2>&1
   sleep 2
   for w in $(seq 1 "$WINDOWS"); do
     threads "stack=$stack" "broker=$broker" "${pg[@]}" > "$OUT/window-$w.before"
-    "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$RATE" -batch 1 -devices "$DEVICES" \
+    "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$RATE" -batch "$BATCH" -devices "$DEVICES" \
       -conns "$CONNS" -duration "$WINDOW" -report "$OUT/window-$w.json" > "$OUT/window-$w.log" 2>&1
     sleep 2
     threads "stack=$stack" "broker=$broker" "${pg[@]}" > "$OUT/window-$w.after"
@@ -46,7 +48,7 @@ bench_stack "$OUT/stack.log" measure
 {
   echo "# CPU per uplink by thread, window by window"
   echo
-  echo "- **Command:** \`RATE=$RATE WARMUP=$WARMUP WARMUP_RATE=$WARMUP_RATE WINDOWS=$WINDOWS WINDOW=$WINDOW bench/thread-cpu.sh\`"
+  echo "- **Command:** \`RATE=$RATE BATCH=$BATCH WARMUP=$WARMUP WARMUP_RATE=$WARMUP_RATE WINDOWS=$WINDOWS WINDOW=$WINDOW bench/thread-cpu.sh\`"
   echo "- **Machine:** $(nproc) cores; $(java -version 2>&1 | head -1); bench/postload, $CONNS connections, $DEVICES devices, on the same machine"
   echo "- **Stack:** \`./pipeline run\` (one JVM for the services), fresh; warm-up $WARMUP at $WARMUP_RATE/s, not counted"
   echo "- **Figures:** CPU (user + system, /proc/PID/task) from a window's start until 2 s after its end, ÷ uplinks accepted in it; the stack JVM's threads grouped by name, numbers folded to N (ForkJoinPool-N- are the carriers of Tomcat's virtual threads)"

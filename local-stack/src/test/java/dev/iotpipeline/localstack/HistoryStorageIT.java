@@ -1,6 +1,7 @@
 package dev.iotpipeline.localstack;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.iotpipeline.events.AlarmEvent;
 import dev.iotpipeline.events.AlarmState;
@@ -374,6 +375,67 @@ class HistoryStorageIT {
                 .containsExactly(repeat);
         assertThat(jdbc.queryForObject("SELECT uplink_digest FROM data_units WHERE id = ?", Long.class, original.id()))
                 .isEqualTo(7L);
+    }
+
+    @Test
+    void shouldKeepTabsBackslashesAndLineBreaksInTextAndJsonColumnsAsSent() {
+        flyway(null).migrate();
+        var odd = unitWithAttributes(
+                "esc\\ape", "dev\t1\n2", NOW, Map.of("note", "line\none\ttab \\ \"quoted\" \u00e9\u20ac", "n", 1));
+        var withKey = new DataUnit(
+                odd.id(),
+                odd.schemaVersion(),
+                odd.uplinkId(),
+                odd.channel(),
+                "type\r\\N",
+                odd.deviceId(),
+                odd.measuredAt(),
+                odd.receivedAt(),
+                odd.decodedAt(),
+                Map.of("temp\\erature\t", 21.5),
+                odd.attributes());
+
+        assertThat(store.storeDataUnits(stored(List.of(withKey)))).isEmpty();
+
+        assertThat(store.find(withKey.id())).contains(withKey);
+    }
+
+    @Test
+    void shouldSkipARowAnotherWriterCommitsBetweenTheLookupAndTheCopy() throws Exception {
+        flyway(null).migrate();
+        var unit = unit("race", "dev-1", NOW, 21.0);
+        var other = unit("race", "dev-2", NOW, 22.0);
+        // Another writer (a zombie instance during a rebalance) has inserted the same row and not yet committed:
+        // the lookup cannot see it, and the copy waits for it on the primary key.
+        try (var zombie = dataSource.getConnection()) {
+            zombie.setAutoCommit(false);
+            try (var insert = zombie.prepareStatement("""
+                    INSERT INTO data_units (id, received_at, uplink_id, measured_at, schema_version, channel,
+                                            device_type, device_id, measurements, uplink_digest)
+                    VALUES (?, ?, ?, ?, 1, 'race', 'em300th', 'dev-1', '{}', 7)""")) {
+                insert.setObject(1, unit.id());
+                insert.setTimestamp(2, Timestamp.from(unit.receivedAt()));
+                insert.setObject(3, unit.uplinkId());
+                insert.setTimestamp(4, Timestamp.from(unit.measuredAt()));
+                insert.executeUpdate();
+            }
+            var writer = java.util.concurrent.CompletableFuture.supplyAsync(() -> store.storeHistory(
+                    List.of(new HistoryStore.Stored<>(unit, null, 8L), new HistoryStore.Stored<>(other, null, 9L))));
+            await().atMost(Duration.ofSeconds(10))
+                    .until(() -> jdbc.queryForObject(
+                                    "SELECT count(*) FROM pg_stat_activity WHERE wait_event_type = 'Lock'",
+                                    Integer.class)
+                            == 1);
+            zombie.commit();
+
+            assertThat(writer.get(10, java.util.concurrent.TimeUnit.SECONDS))
+                    .as("looked up again, the row is stored with another digest")
+                    .extracting(HistoryStore.Stored::uplinkDigest)
+                    .containsExactly(8L);
+        }
+        assertThat(jdbc.queryForList("SELECT uplink_digest FROM data_units ORDER BY uplink_digest", Long.class))
+                .as("the other row of the batch is stored once, the raced one once, the zombie's")
+                .containsExactly(7L, 9L);
     }
 
     private Flyway flyway(String target) {
