@@ -29,7 +29,6 @@ import org.springframework.dao.DuplicateKeyException;
 import org.springframework.jdbc.core.ConnectionCallback;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
-import org.springframework.transaction.TransactionStatus;
 import org.springframework.transaction.support.TransactionOperations;
 import tools.jackson.core.JsonGenerator;
 
@@ -73,6 +72,9 @@ final class DataUnitWrites {
 
     /** The new rows, in PostgreSQL's COPY text format (what {@link #copyRows} writes). */
     private static final String COPY_HISTORY = "COPY data_units (" + INSERT_COLUMNS + ") FROM STDIN";
+
+    /** Where {@link #write} goes back to when its copy meets a row another writer committed meanwhile. */
+    private static final String SAVEPOINT = "history_copy";
 
     /** How often a batch is tried again after another writer committed one of its rows between probe and copy. */
     private static final int COPY_ATTEMPTS = 3;
@@ -125,8 +127,10 @@ final class DataUnitWrites {
             // The probes below must stay index lookups whatever the planner's statistics say. A plan cached while
             // the day's partition was new and small (a fresh stack, the first minutes of a day, before autoanalyze)
             // scanned the whole partition for each batch, or for each row: a cost that grew with the day's rows.
-            jdbc.getJdbcTemplate().execute("SET LOCAL enable_seqscan = off");
-            return write(units, status);
+            // One round trip with the savepoint a copy that meets another writer's row goes back to (never
+            // released: the commit ends it).
+            jdbc.getJdbcTemplate().execute("SET LOCAL enable_seqscan = off; SAVEPOINT " + SAVEPOINT);
+            return write(units);
         });
     }
 
@@ -143,7 +147,7 @@ final class DataUnitWrites {
      * docs/benchmarks/raw/experiments/history-copy.md). A copy that meets a row another writer committed since the
      * lookup (a zombie instance during a rebalance) is undone to its savepoint and the batch looked up again.
      */
-    private List<Stored<DataUnit>> write(List<Stored<DataUnit>> units, TransactionStatus status) {
+    private List<Stored<DataUnit>> write(List<Stored<DataUnit>> units) {
         var first = new LinkedHashMap<UUID, Stored<DataUnit>>();
         units.forEach(stored -> first.putIfAbsent(stored.event().id(), stored));
         for (int attempt = 1; ; attempt++) {
@@ -161,11 +165,10 @@ final class DataUnitWrites {
                 known.put(stored.event().id(), digests);
             }
             if (!fresh.isEmpty()) {
-                var savepoint = status.createSavepoint();
                 try {
                     copy(fresh);
                 } catch (DuplicateKeyException stored) {
-                    status.rollbackToSavepoint(savepoint);
+                    jdbc.getJdbcTemplate().execute("ROLLBACK TO SAVEPOINT " + SAVEPOINT);
                     if (attempt == COPY_ATTEMPTS) {
                         // Transient: the batch is tried again later, never dead-lettered for rows that are stored.
                         throw new ConcurrencyFailureException(
@@ -173,7 +176,6 @@ final class DataUnitWrites {
                     }
                     continue;
                 }
-                status.releaseSavepoint(savepoint);
             }
             return conflicts(units, known);
         }
