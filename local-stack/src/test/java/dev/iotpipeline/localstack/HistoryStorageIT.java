@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import org.flywaydb.core.Flyway;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -419,7 +421,7 @@ class HistoryStorageIT {
                 insert.setTimestamp(4, Timestamp.from(unit.measuredAt()));
                 insert.executeUpdate();
             }
-            var writer = java.util.concurrent.CompletableFuture.supplyAsync(() -> store.storeHistory(
+            var writer = CompletableFuture.supplyAsync(() -> store.storeHistory(
                     List.of(new HistoryStore.Stored<>(unit, null, 8L), new HistoryStore.Stored<>(other, null, 9L))));
             await().atMost(Duration.ofSeconds(10))
                     .until(() -> jdbc.queryForObject(
@@ -428,7 +430,7 @@ class HistoryStorageIT {
                             == 1);
             zombie.commit();
 
-            assertThat(writer.get(10, java.util.concurrent.TimeUnit.SECONDS))
+            assertThat(writer.get(10, TimeUnit.SECONDS))
                     .as("looked up again, the row is stored with another digest")
                     .extracting(HistoryStore.Stored::uplinkDigest)
                     .containsExactly(8L);

@@ -267,7 +267,7 @@ final class DataUnitWrites {
      * The rows as COPY's text format reads them, the columns of {@link #INSERT_COLUMNS} in order: times in
      * microseconds (what PostgreSQL keeps) with the nanoseconds beyond apart, {@code \N} for null.
      */
-    static String copyRows(Collection<Stored<DataUnit>> rows) {
+    private static String copyRows(Collection<Stored<DataUnit>> rows) {
         var out = new StringBuilder(rows.size() * 400);
         for (var stored : rows) {
             var unit = stored.event();
@@ -327,21 +327,18 @@ final class DataUnitWrites {
 
     /** One row per device, its newest of {@code units}, devices in key order so two writers never deadlock. */
     private static String newestRows(Collection<DataUnit> units) {
-        return rows(LatestReadings.newestPerDevice(units).values().stream()
-                .map(u -> new Stored<>(u, null))
-                .toList());
+        return rows(LatestReadings.newestPerDevice(units).values());
     }
 
     /**
      * A JSON array of the rows: times in microseconds (what PostgreSQL keeps) with the nanoseconds beyond apart;
      * written as a stream, absent values left out (jsonb_to_recordset reads them as NULL).
      */
-    private static String rows(Collection<Stored<DataUnit>> units) {
+    private static String rows(Collection<DataUnit> units) {
         var out = new StringWriter(units.size() * 512);
         try (var json = EventJson.mapper().createGenerator(out)) {
             json.writeStartArray();
-            for (var stored : units) {
-                var unit = stored.event();
+            for (var unit : units) {
                 json.writeStartObject();
                 json.writeStringProperty("id", unit.id().toString());
                 micros(json, "received_at", unit.receivedAt());
@@ -361,9 +358,6 @@ final class DataUnitWrites {
                 nanos(json, "measured_ns", unit.measuredAt());
                 nanos(json, "received_ns", unit.receivedAt());
                 nanos(json, "decoded_ns", unit.decodedAt());
-                if (stored.uplinkDigest() != null) {
-                    json.writeNumberProperty("uplink_digest", stored.uplinkDigest());
-                }
                 json.writeEndObject();
             }
             json.writeEndArray();
