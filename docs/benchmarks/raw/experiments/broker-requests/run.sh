@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# ad hoc: broker request counts, pipeline batched (MODE=pipeline) or the perf tools (MODE=perf)
+set -euo pipefail
+cd /work/main
+source bench/lib.sh
+export POSTLOAD=$PWD/bench/postload/postload MODE=${MODE:-pipeline}
+export CP="$HOME/.m2/repository/org/apache/kafka/kafka-tools/4.1.2/kafka-tools-4.1.2.jar:$(cat local-stack/target/run-classpath.txt)"
+m() {
+  broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  bs=127.0.0.1:$IOT_KAFKA_PORT
+  snap() { java /tmp/breq/BrokerRequests.java "$broker" > /tmp/breq/$MODE-$1.txt; awk '{print $1, $2+$3}' /proc/$broker/stat >/dev/null; cat /proc/$broker/stat | awk '{print $14+$15}' > /tmp/breq/$MODE-$1.cpu; }
+  if [ "$MODE" = pipeline ]; then
+    "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate 150 -batch 100 -devices 1000 -conns 256 -duration 60s -report /tmp/breq/w.json > /dev/null 2>&1
+    "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate 150 -batch 100 -devices 1000 -conns 256 -duration 45s -report /tmp/breq/m.json > /dev/null 2>&1 &
+    sleep 10; snap 0; sleep 30; snap 1; wait
+  else
+    java -cp "$CP" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bs" --create --topic perf --partitions 6 --replication-factor 1 > /dev/null
+    for i in 1 2 3 4; do java -Xmx512m -XX:+UseParallelGC -cp "$CP" org.apache.kafka.tools.ConsumerPerformance --bootstrap-server "$bs" --topic perf --group g$i --messages 1050000 --timeout 60000 > /dev/null 2>&1 & done
+    sleep 3
+    java -Xmx512m -XX:+UseParallelGC -cp "$CP" org.apache.kafka.tools.ProducerPerformance --topic perf --num-records 1050000 --record-size 600 --throughput 15000 --producer-props "bootstrap.servers=$bs" acks=all enable.idempotence=true linger.ms=5 batch.size=65536 > /dev/null 2>&1 &
+    sleep 25; snap 0; sleep 30; snap 1; wait
+  fi
+}
+export -f m
+bench_stack /tmp/breq/$MODE-stack.log m
