@@ -1,17 +1,20 @@
 #!/usr/bin/env bash
 # ad hoc: broker request counts, pipeline batched (MODE=pipeline) or the perf tools (MODE=perf)
 set -euo pipefail
-cd /work/main
+export HERE; HERE=$(cd "$(dirname "$0")" && pwd)
+export OUT=${OUT:-/tmp/breq}
+mkdir -p "$OUT"
+cd "$HERE/../../../../.."
 source bench/lib.sh
 export POSTLOAD=$PWD/bench/postload/postload MODE=${MODE:-pipeline}
 export CP="$HOME/.m2/repository/org/apache/kafka/kafka-tools/4.1.2/kafka-tools-4.1.2.jar:$(cat local-stack/target/run-classpath.txt)"
 m() {
   broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
   bs=127.0.0.1:$IOT_KAFKA_PORT
-  snap() { java /tmp/breq/BrokerRequests.java "$broker" > /tmp/breq/$MODE-$1.txt; awk '{print $1, $2+$3}' /proc/$broker/stat >/dev/null; cat /proc/$broker/stat | awk '{print $14+$15}' > /tmp/breq/$MODE-$1.cpu; }
+  snap() { java "$HERE/BrokerRequests.java" "$broker" > $OUT/$MODE-$1.txt; cat /proc/$broker/stat | awk '{print $14+$15}' > $OUT/$MODE-$1.cpu; }
   if [ "$MODE" = pipeline ]; then
-    "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate 150 -batch 100 -devices 1000 -conns 256 -duration 60s -report /tmp/breq/w.json > /dev/null 2>&1
-    "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate 150 -batch 100 -devices 1000 -conns 256 -duration 45s -report /tmp/breq/m.json > /dev/null 2>&1 &
+    "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate 150 -batch 100 -devices 1000 -conns 256 -duration 60s -report $OUT/w.json > /dev/null 2>&1
+    "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate 150 -batch 100 -devices 1000 -conns 256 -duration 45s -report $OUT/m.json > /dev/null 2>&1 &
     sleep 10; snap 0; sleep 30; snap 1; wait
   else
     java -cp "$CP" org.apache.kafka.tools.TopicCommand --bootstrap-server "$bs" --create --topic perf --partitions 6 --replication-factor 1 > /dev/null
@@ -22,4 +25,4 @@ m() {
   fi
 }
 export -f m
-bench_stack /tmp/breq/$MODE-stack.log m
+bench_stack $OUT/$MODE-stack.log m

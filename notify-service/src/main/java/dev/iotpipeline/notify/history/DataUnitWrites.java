@@ -127,8 +127,8 @@ final class DataUnitWrites {
             // The probes below must stay index lookups whatever the planner's statistics say. A plan cached while
             // the day's partition was new and small (a fresh stack, the first minutes of a day, before autoanalyze)
             // scanned the whole partition for each batch, or for each row: a cost that grew with the day's rows.
-            // One round trip with the savepoint a copy that meets another writer's row goes back to (never
-            // released: the commit ends it).
+            // The savepoint (for a copy that meets another writer's row) goes in the same round trip and is never
+            // released: the commit ends it.
             jdbc.getJdbcTemplate().execute("SET LOCAL enable_seqscan = off; SAVEPOINT " + SAVEPOINT);
             return write(units);
         });
