@@ -21,7 +21,9 @@ public record DecoderProperties(
      * Kafka did not take is retried after {@code retryBackoff}, doubling up to {@code retryBackoffMax}, for as
      * long as Kafka is away. The retentions are those of the topics it owns: data-units bounds WebSocket
      * {@code since} replays, uplinks.dead-letter how long a dead letter can be re-driven. {@code readerStartTimeout}
-     * bounds the start's read of the device-types topic.
+     * bounds the start's read of the device-types topic. A poll of fewer than {@code sendNowBelow} uplinks has its
+     * data units sent at once; a larger one lets them wait up to the producer's {@code linger.ms}, which paces the
+     * polls under load so that each hop downstream gets fuller fetches.
      */
     public record Kafka(
             @DefaultValue("6") @Positive int partitions,
@@ -29,6 +31,7 @@ public record DecoderProperties(
             @NotNull @DefaultValue("7d") Duration dataUnitsRetention,
             @NotNull @DefaultValue("30d") Duration deadLetterRetention,
             @NotNull @DefaultValue("30s") Duration sendTimeout,
+            @DefaultValue("8") @Positive int sendNowBelow,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax,
             @NotNull @DefaultValue("60s") Duration readerStartTimeout) {}

@@ -35,6 +35,7 @@ class DecodingConfig {
                 new UplinkDecoder(registry::resolve, Clock.systemUTC()),
                 kafka,
                 properties.kafka().sendTimeout(),
+                properties.kafka().sendNowBelow(),
                 new DecoderMetrics(meters),
                 new RecordTracing(
                         observations.getIfAvailable(() -> ObservationRegistry.NOOP),

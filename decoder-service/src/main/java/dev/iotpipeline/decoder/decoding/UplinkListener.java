@@ -1,6 +1,7 @@
 package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.kafka.batching.SendNow;
 import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
@@ -34,16 +35,21 @@ class UplinkListener {
     private final Duration sendTimeout;
     private final DecoderMetrics metrics;
     private final RecordTracing tracing;
+    private final int sendNowBelow;
+    private final SendNow sendNow;
 
     UplinkListener(
             UplinkDecoder decoder,
             KafkaOperations<String, Object> kafka,
             Duration sendTimeout,
+            int sendNowBelow,
             DecoderMetrics metrics,
             RecordTracing tracing) {
         this.decoder = decoder;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
+        this.sendNowBelow = sendNowBelow;
+        this.sendNow = new SendNow(kafka::flush, "decoder-send-now");
         this.metrics = metrics;
         this.tracing = tracing;
     }
@@ -59,6 +65,10 @@ class UplinkListener {
             metrics.hops().since("decoder-poll", record.timestamp());
             // Per record, so each data unit and dead letter continues the trace of its own uplink.
             writes.add(tracing.observe(record, () -> write(record)));
+        }
+        if (records.size() < sendNowBelow) {
+            // Few uplinks came: nothing is busy, so their data units leave now instead of after the linger.
+            sendNow.request();
         }
         var all = CompletableFuture.allOf(writes.stream().flatMap(List::stream).toArray(CompletableFuture[]::new));
         try {

@@ -67,6 +67,7 @@ class UplinkConfig {
                 k.sendTimeout(),
                 k.retryAfter(),
                 k.maxInFlight(),
+                k.sendNowBelow(),
                 metrics,
                 new TraceStart(tracer.getIfUnique(), propagator.getIfUnique(), "uplink"));
     }

@@ -3,6 +3,7 @@ package dev.iotpipeline.ingest.uplink;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
+import dev.iotpipeline.kafka.batching.SendNow;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.TraceStart;
 import dev.iotpipeline.web.problem.Problems;
@@ -45,6 +46,8 @@ class UplinkPublisher implements AutoCloseable {
     private final KafkaCircuit circuit;
     private final TraceStart traces;
     private final ScheduledExecutorService deadlines;
+    private final SendNow sendNow;
+    private final int sendNowBelow;
 
     UplinkPublisher(
             KafkaOperations<String, Object> kafka,
@@ -52,9 +55,12 @@ class UplinkPublisher implements AutoCloseable {
             Duration sendTimeout,
             Duration retryAfter,
             int maxInFlight,
+            int sendNowBelow,
             IngestMetrics metrics,
             TraceStart traces) {
         this.kafka = kafka;
+        this.sendNowBelow = sendNowBelow;
+        this.sendNow = new SendNow(kafka::flush, "ingest-send-now");
         this.traces = traces;
         this.circuit = circuit;
         this.sendTimeout = sendTimeout;
@@ -97,13 +103,18 @@ class UplinkPublisher implements AutoCloseable {
             return CompletableFuture.failedFuture(
                     unavailable("overloaded", "Too many uplinks are awaiting Kafka; retry later", null));
         }
-        metrics.inFlight().addAndGet(count);
+        // The producer lingers so that concurrent requests share produce requests; one that finds (almost) nothing
+        // else awaiting Kafka has its uplinks sent at once instead, so a lone POST does not wait out the linger.
+        boolean atOnce = metrics.inFlight().addAndGet(count) - count < sendNowBelow;
         var sends = new ArrayList<CompletableFuture<?>>(count);
         long started = System.nanoTime();
         var sample = Timer.start();
         try {
             for (var uplink : uplinks) {
                 sends.add(traces.send(records.apply(uplink), kafka::send));
+            }
+            if (atOnce) {
+                sendNow.request();
             }
         } catch (RuntimeException e) {
             // send() itself throws when metadata or buffer space is not available within max.block.ms

@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 import static org.mockito.ArgumentMatchers.any;
+import static org.mockito.Mockito.after;
 import static org.mockito.Mockito.clearInvocations;
 import static org.mockito.Mockito.mock;
+import static org.mockito.Mockito.timeout;
 import static org.mockito.Mockito.times;
 import static org.mockito.Mockito.verify;
 import static org.mockito.Mockito.verifyNoInteractions;
@@ -57,7 +59,7 @@ class UplinkPublisherTest {
         var ack = new CompletableFuture<SendResult<String, Object>>();
         when(kafka.send(any(ProducerRecord.class))).thenReturn(ack);
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
 
         var published = publisher.publish(List.of(uplink(), uplink()));
 
@@ -69,10 +71,23 @@ class UplinkPublisherTest {
     }
 
     @Test
+    void shouldSendALoneRequestAtOnceAndLetRequestsBehindOthersLinger() {
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+
+        publisher.publish(List.of(uplink(), uplink()));
+        verify(kafka, timeout(2_000)).flush();
+
+        publisher.publish(List.of(uplink()));
+        verify(kafka, after(300).times(1)).flush();
+    }
+
+    @Test
     void shouldWriteRehearsalsToTheGivenTopicOnlyAndLeaveTheSendTimerUntouched() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.completedFuture(null));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
 
         assertThat(publisher.rehearse(List.of(uplink(), uplink()), "_warmup").join())
                 .hasSize(2);
@@ -93,7 +108,7 @@ class UplinkPublisherTest {
     void shouldAnswer503WithRetryAfterWhenKafkaDoesNotAcknowledgeInTime() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         assertThat(metrics.inFlight()).hasValue(0);
@@ -103,7 +118,7 @@ class UplinkPublisherTest {
     void shouldAnswer503WhenSendCannotEvenBuffer() {
         when(kafka.send(any(ProducerRecord.class))).thenThrow(new TimeoutException("metadata not available"));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
     }
@@ -112,7 +127,7 @@ class UplinkPublisherTest {
     void shouldAnswer503OverloadedBeyondTheInFlightBound() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, 1, metrics, NO_TRACING);
         publisher.publish(List.of(uplink(), uplink()));
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink())), "overloaded");
@@ -124,7 +139,7 @@ class UplinkPublisherTest {
                 .thenReturn(CompletableFuture.failedFuture(
                         new KafkaProducerException(null, "send failed", new TimeoutException("Expiring 1 record(s)"))));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         clearInvocations(kafka);
 
@@ -144,7 +159,7 @@ class UplinkPublisherTest {
         when(kafka.send(any(ProducerRecord.class)))
                 .thenThrow(new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms."));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
 
@@ -155,7 +170,7 @@ class UplinkPublisherTest {
     void shouldSendAgainOnlyAfterAProbeReachedTheCluster() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
         circuit.startProbing(Duration.ofMillis(20));
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(circuit::isOpen);
@@ -178,7 +193,7 @@ class UplinkPublisherTest {
                         null, "send failed", new NetworkException("Disconnected from node 1"))))
                 .thenReturn(CompletableFuture.completedFuture(null));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink(), uplink())), "kafka-unavailable");
         assertThat(circuit.isOpen()).isTrue();
@@ -190,7 +205,7 @@ class UplinkPublisherTest {
                 .thenReturn(CompletableFuture.failedFuture(
                         new KafkaProducerException(null, "send failed", new RecordTooLargeException("too large"))));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, metrics, NO_TRACING);
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
 
         assertThatThrownBy(publisher.publish(List.of(uplink()))::join).isInstanceOf(CompletionException.class);
 
