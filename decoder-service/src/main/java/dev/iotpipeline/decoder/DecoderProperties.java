@@ -23,7 +23,8 @@ public record DecoderProperties(
      * {@code since} replays, uplinks.dead-letter how long a dead letter can be re-driven. {@code readerStartTimeout}
      * bounds the start's read of the device-types topic. A poll of fewer than {@code sendNowBelow} uplinks has its
      * data units sent at once; a larger one lets them wait up to the producer's {@code linger.ms}, which paces the
-     * polls under load so that each hop downstream gets fuller fetches.
+     * polls under load so that each hop downstream gets fuller fetches, unless it holds half of
+     * {@code max-poll-records} or more (a backlog draining: its batches are full anyway).
      */
     public record Kafka(
             @DefaultValue("6") @Positive int partitions,

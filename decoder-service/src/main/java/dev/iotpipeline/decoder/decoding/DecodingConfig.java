@@ -12,6 +12,7 @@ import dev.iotpipeline.kafka.tracing.RecordTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
+import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -36,6 +37,7 @@ class DecodingConfig {
                 kafka,
                 properties.kafka().sendTimeout(),
                 properties.kafka().sendNowBelow(),
+                Objects.requireNonNullElse(kafkaProperties.getConsumer().getMaxPollRecords(), 500),
                 new DecoderMetrics(meters),
                 new RecordTracing(
                         observations.getIfAvailable(() -> ObservationRegistry.NOOP),

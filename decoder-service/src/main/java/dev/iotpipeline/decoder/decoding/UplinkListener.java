@@ -36,6 +36,7 @@ class UplinkListener {
     private final DecoderMetrics metrics;
     private final RecordTracing tracing;
     private final int sendNowBelow;
+    private final int sendNowFrom;
     private final SendNow sendNow;
 
     UplinkListener(
@@ -43,12 +44,14 @@ class UplinkListener {
             KafkaOperations<String, Object> kafka,
             Duration sendTimeout,
             int sendNowBelow,
+            int maxPollRecords,
             DecoderMetrics metrics,
             RecordTracing tracing) {
         this.decoder = decoder;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
         this.sendNowBelow = sendNowBelow;
+        this.sendNowFrom = Math.max(sendNowBelow, maxPollRecords / 2);
         this.sendNow = new SendNow(kafka::flush, "decoder-send-now");
         this.metrics = metrics;
         this.tracing = tracing;
@@ -66,8 +69,9 @@ class UplinkListener {
             // Per record, so each data unit and dead letter continues the trace of its own uplink.
             writes.add(tracing.observe(record, () -> write(record)));
         }
-        if (records.size() < sendNowBelow) {
-            // Few uplinks came: nothing is busy, so their data units leave now instead of after the linger.
+        if (records.size() < sendNowBelow || records.size() >= sendNowFrom) {
+            // Few uplinks came: nothing is busy, so their data units leave now instead of after the linger. Or a
+            // backlog is draining: batches this large are full anyway, and the linger would only pause the drain.
             sendNow.request();
         }
         var all = CompletableFuture.allOf(writes.stream().flatMap(List::stream).toArray(CompletableFuture[]::new));

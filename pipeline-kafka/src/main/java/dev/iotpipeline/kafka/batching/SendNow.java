@@ -10,8 +10,8 @@ import org.slf4j.LoggerFactory;
  * never blocks on the flush (which waits for the acks, and would wait for a broker that is away).
  *
  * <p>A lingering producer sends one request for what several callers appended within the linger instead of one
- * for each, and the broker's and every consumer's cost follows the requests (5,000 single POSTs/s: ~60 µs of CPU
- * per uplink less with 5 ms on every producer, docs/benchmarks/raw/experiments/adaptive-linger.md). A caller that
+ * for each, and the broker's and every consumer's cost follows the requests (5,000 single POSTs/s: ~45 µs of CPU
+ * per uplink less, docs/benchmarks/raw/experiments/adaptive-linger.md). A caller that
  * knows nothing else is waiting (no other request in flight, a poll of a record or two) asks for the send now, so
  * at rest nothing waits for the linger. While a flush runs, the producer sends every batch as soon as it has one.
  */
