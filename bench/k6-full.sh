@@ -6,6 +6,7 @@
 #   bench/k6-full.sh                     # all suites, about 35 minutes on 2 cores
 #   bench/k6-full.sh suite2-alarms fanout
 #   DOCS=/tmp/check EXTRA=--smoke bench/k6-full.sh    # the same machinery at smoke sizes, reports elsewhere
+#   DOCS=/tmp/ab RUN_ONLY=1 bench/k6-full.sh suite1-throughput   # only a suite's first run (suite 1: 10x the seed)
 #
 # Sizes (the issue's targets): suite 1 at 5,000 devices x 60 uplinks at 1/s (10x the seed; 100 gateways posting
 # batches of 50, as network servers do; single POSTs top out near 1,000/s on 2 cores, see k6-capacity.md), then at
@@ -53,6 +54,7 @@ for suite in $suites; do
   IFS=';' read -ra runs <<< "${RUNS[$suite]}"
   for args in "${runs[@]}"; do
     n=$((n + 1))
+    [ -z "${RUN_ONLY:-}" ] || [ "$n" = "$RUN_ONLY" ] || continue
     # EXTRA=--smoke checks the machinery: the suites' smoke sizes, not the full-size arguments above.
     if [[ " $EXTRA " == *" --smoke "* ]]; then args=$EXTRA; else args="$args $EXTRA"; fi
     read -ra argv <<< "$args"

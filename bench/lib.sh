@@ -104,10 +104,29 @@ jmh_classpath() {
 load_average() { cut -d' ' -f1 /proc/loadavg 2>/dev/null || echo unknown; }
 
 # "process thread-group ticks" for every thread of the given pids (the stack JVM, the broker, PostgreSQL's processes).
+# An entry postgresql-tree=POSTMASTER stands for the postmaster and its children at the time of the call, each named
+# by its role from its process title (backend, checkpointer, walwriter, autovacuum worker, ...), and the CPU of the
+# children it has reaped (autovacuum workers come and go) as "exited-children".
 threads() {
-  local name pid
+  local name pid role
   for entry in "$@"; do
     name=${entry%%=*} pid=${entry#*=}
+    if [ "$name" = postgresql-tree ]; then
+      for child in $(pgrep -P "$pid"); do
+        role=$(tr '\0' ' ' < /proc/"$child"/cmdline 2>/dev/null | sed -E 's/^postgres: *//; s/ +$//') || continue
+        case $role in
+          *'('*) role=backend ;;
+          'autovacuum worker'*) role=autovacuum_worker ;;
+          *) role=${role// /_} ;;
+        esac
+        awk -v role="$role" '{ rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " "); print "postgresql", role, f[12] + f[13] }' \
+          /proc/"$child"/stat 2>/dev/null || true
+      done
+      awk '{ rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " ")
+             print "postgresql", "postmaster", f[12] + f[13]; print "postgresql", "exited-children", f[14] + f[15] }' \
+        /proc/"$pid"/stat 2>/dev/null || true
+      continue
+    fi
     for task in /proc/"$pid"/task/*/stat; do
       cat "$task" 2>/dev/null || true
     done | awk -v process="$name" '{

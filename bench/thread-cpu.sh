@@ -22,21 +22,19 @@ mkdir -p "$OUT"
 
 # Runs under the stack (bench_stack): warm-up, then the windows.
 measure() {
-  local stack broker pg postmaster accepted
+  local stack broker postmaster accepted
   stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
   broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-  pg=()
   postmaster=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
-  for p in "$postmaster" $(pgrep -P "$postmaster"); do pg+=("postgresql=$p"); done
   "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$WARMUP_RATE" -batch "$BATCH" -devices "$DEVICES" \
     -conns "$CONNS" -duration "$WARMUP" -report "$OUT/warmup.json" > "$OUT/warmup.log" 2>&1
   sleep 2
   for w in $(seq 1 "$WINDOWS"); do
-    threads "stack=$stack" "broker=$broker" "${pg[@]}" > "$OUT/window-$w.before"
+    threads "stack=$stack" "broker=$broker" "postgresql-tree=$postmaster" > "$OUT/window-$w.before"
     "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$RATE" -batch "$BATCH" -devices "$DEVICES" \
       -conns "$CONNS" -duration "$WINDOW" -report "$OUT/window-$w.json" > "$OUT/window-$w.log" 2>&1
     sleep 2
-    threads "stack=$stack" "broker=$broker" "${pg[@]}" > "$OUT/window-$w.after"
+    threads "stack=$stack" "broker=$broker" "postgresql-tree=$postmaster" > "$OUT/window-$w.after"
     accepted=$(sed -n 's/.*"uplinksAccepted": *\([0-9]*\).*/\1/p' "$OUT/window-$w.json")
     echo "window $w: $accepted accepted"
   done

@@ -23,8 +23,8 @@ public record DecoderProperties(
      * {@code since} replays, uplinks.dead-letter how long a dead letter can be re-driven. {@code readerStartTimeout}
      * bounds the start's read of the device-types topic. A poll of fewer than {@code sendNowBelow} uplinks has its
      * data units sent at once; a larger one lets them wait up to the producer's {@code linger.ms}, which paces the
-     * polls under load so that each hop downstream gets fuller fetches, unless it holds half of
-     * {@code max-poll-records} or more (a backlog draining: its batches are full anyway).
+     * polls under load so that each hop downstream gets fuller fetches, unless it holds {@code sendNowFrom} or more
+     * (batches that large are full enough, and a backlog draining would only be paused).
      */
     public record Kafka(
             @DefaultValue("6") @Positive int partitions,
@@ -33,6 +33,7 @@ public record DecoderProperties(
             @NotNull @DefaultValue("30d") Duration deadLetterRetention,
             @NotNull @DefaultValue("30s") Duration sendTimeout,
             @DefaultValue("8") @Positive int sendNowBelow,
+            @DefaultValue("32") @Positive int sendNowFrom,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax,
             @NotNull @DefaultValue("60s") Duration readerStartTimeout) {}

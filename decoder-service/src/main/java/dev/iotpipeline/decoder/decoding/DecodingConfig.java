@@ -12,7 +12,6 @@ import dev.iotpipeline.kafka.tracing.RecordTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
-import java.util.Objects;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.annotation.Bean;
@@ -37,7 +36,7 @@ class DecodingConfig {
                 kafka,
                 properties.kafka().sendTimeout(),
                 properties.kafka().sendNowBelow(),
-                Objects.requireNonNullElse(kafkaProperties.getConsumer().getMaxPollRecords(), 500),
+                properties.kafka().sendNowFrom(),
                 new DecoderMetrics(meters),
                 new RecordTracing(
                         observations.getIfAvailable(() -> ObservationRegistry.NOOP),

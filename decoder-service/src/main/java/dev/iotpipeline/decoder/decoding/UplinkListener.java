@@ -44,14 +44,14 @@ class UplinkListener {
             KafkaOperations<String, Object> kafka,
             Duration sendTimeout,
             int sendNowBelow,
-            int maxPollRecords,
+            int sendNowFrom,
             DecoderMetrics metrics,
             RecordTracing tracing) {
         this.decoder = decoder;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
         this.sendNowBelow = sendNowBelow;
-        this.sendNowFrom = Math.max(sendNowBelow, maxPollRecords / 2);
+        this.sendNowFrom = Math.max(sendNowBelow, sendNowFrom);
         this.sendNow = new SendNow(kafka::flush, "decoder-send-now");
         this.metrics = metrics;
         this.tracing = tracing;
@@ -70,8 +70,8 @@ class UplinkListener {
             writes.add(tracing.observe(record, () -> write(record)));
         }
         if (records.size() < sendNowBelow || records.size() >= sendNowFrom) {
-            // Few uplinks came: nothing is busy, so their data units leave now instead of after the linger. Or a
-            // backlog is draining: batches this large are full anyway, and the linger would only pause the drain.
+            // Few uplinks came: nothing is busy, so their data units leave now instead of after the linger. Or many
+            // came: their produce request is full enough, and the linger would only pause the next poll.
             sendNow.request();
         }
         var all = CompletableFuture.allOf(writes.stream().flatMap(List::stream).toArray(CompletableFuture[]::new));

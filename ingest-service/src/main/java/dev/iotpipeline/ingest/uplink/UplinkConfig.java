@@ -68,6 +68,7 @@ class UplinkConfig {
                 k.retryAfter(),
                 k.maxInFlight(),
                 k.sendNowBelow(),
+                k.sendNowFrom(),
                 metrics,
                 new TraceStart(tracer.getIfUnique(), propagator.getIfUnique(), "uplink"));
     }

@@ -48,6 +48,7 @@ class UplinkPublisher implements AutoCloseable {
     private final ScheduledExecutorService deadlines;
     private final SendNow sendNow;
     private final int sendNowBelow;
+    private final int sendNowFrom;
 
     UplinkPublisher(
             KafkaOperations<String, Object> kafka,
@@ -56,10 +57,12 @@ class UplinkPublisher implements AutoCloseable {
             Duration retryAfter,
             int maxInFlight,
             int sendNowBelow,
+            int sendNowFrom,
             IngestMetrics metrics,
             TraceStart traces) {
         this.kafka = kafka;
         this.sendNowBelow = sendNowBelow;
+        this.sendNowFrom = sendNowFrom;
         this.sendNow = new SendNow(kafka::flush, "ingest-send-now");
         this.traces = traces;
         this.circuit = circuit;
@@ -104,8 +107,9 @@ class UplinkPublisher implements AutoCloseable {
                     unavailable("overloaded", "Too many uplinks are awaiting Kafka; retry later", null));
         }
         // The producer lingers so that concurrent requests share produce requests; one that finds (almost) nothing
-        // else awaiting Kafka has its uplinks sent at once instead, so a lone POST does not wait out the linger.
-        boolean atOnce = metrics.inFlight().addAndGet(count) - count < sendNowBelow;
+        // else awaiting Kafka has its uplinks sent at once instead, so a lone POST does not wait out the linger, and
+        // so has a batch large enough to fill a produce request of its own.
+        boolean atOnce = metrics.inFlight().addAndGet(count) - count < sendNowBelow || count >= sendNowFrom;
         var sends = new ArrayList<CompletableFuture<?>>(count);
         long started = System.nanoTime();
         var sample = Timer.start();

@@ -59,7 +59,15 @@ class UplinkPublisherTest {
         var ack = new CompletableFuture<SendResult<String, Object>>();
         when(kafka.send(any(ProducerRecord.class))).thenReturn(ack);
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
 
         var published = publisher.publish(List.of(uplink(), uplink()));
 
@@ -74,7 +82,15 @@ class UplinkPublisherTest {
     void shouldSendALoneRequestAtOnceAndLetRequestsBehindOthersLinger() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
 
         publisher.publish(List.of(uplink(), uplink()));
         verify(kafka, timeout(2_000)).flush();
@@ -84,10 +100,33 @@ class UplinkPublisherTest {
     }
 
     @Test
+    void shouldSendABatchLargeEnoughAtOnceEvenBehindOthers() {
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
+        var publisher = new UplinkPublisher(
+                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, 3, metrics, NO_TRACING);
+        publisher.publish(List.of(uplink()));
+        verify(kafka, timeout(2_000)).flush();
+
+        publisher.publish(List.of(uplink(), uplink()));
+        verify(kafka, after(300).times(1)).flush();
+
+        publisher.publish(List.of(uplink(), uplink(), uplink()));
+        verify(kafka, timeout(2_000).times(2)).flush();
+    }
+
+    @Test
     void shouldWriteRehearsalsToTheGivenTopicOnlyAndLeaveTheSendTimerUntouched() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.completedFuture(null));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
 
         assertThat(publisher.rehearse(List.of(uplink(), uplink()), "_warmup").join())
                 .hasSize(2);
@@ -108,7 +147,15 @@ class UplinkPublisherTest {
     void shouldAnswer503WithRetryAfterWhenKafkaDoesNotAcknowledgeInTime() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofMillis(50),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         assertThat(metrics.inFlight()).hasValue(0);
@@ -118,7 +165,15 @@ class UplinkPublisherTest {
     void shouldAnswer503WhenSendCannotEvenBuffer() {
         when(kafka.send(any(ProducerRecord.class))).thenThrow(new TimeoutException("metadata not available"));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
     }
@@ -127,7 +182,15 @@ class UplinkPublisherTest {
     void shouldAnswer503OverloadedBeyondTheInFlightBound() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 3, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                3,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
         publisher.publish(List.of(uplink(), uplink()));
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink())), "overloaded");
@@ -139,7 +202,15 @@ class UplinkPublisherTest {
                 .thenReturn(CompletableFuture.failedFuture(
                         new KafkaProducerException(null, "send failed", new TimeoutException("Expiring 1 record(s)"))));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         // That lone request asked for a send now, on a thread of its own; let it finish before counting.
         verify(kafka, timeout(2_000)).flush();
@@ -161,7 +232,15 @@ class UplinkPublisherTest {
         when(kafka.send(any(ProducerRecord.class)))
                 .thenThrow(new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms."));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
 
@@ -172,7 +251,15 @@ class UplinkPublisherTest {
     void shouldSendAgainOnlyAfterAProbeReachedTheCluster() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofMillis(50), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofMillis(50),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
         circuit.startProbing(Duration.ofMillis(20));
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(circuit::isOpen);
@@ -195,7 +282,15 @@ class UplinkPublisherTest {
                         null, "send failed", new NetworkException("Disconnected from node 1"))))
                 .thenReturn(CompletableFuture.completedFuture(null));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink(), uplink())), "kafka-unavailable");
         assertThat(circuit.isOpen()).isTrue();
@@ -207,7 +302,15 @@ class UplinkPublisherTest {
                 .thenReturn(CompletableFuture.failedFuture(
                         new KafkaProducerException(null, "send failed", new RecordTooLargeException("too large"))));
         var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                Duration.ofSeconds(5),
+                Duration.ofSeconds(2),
+                10,
+                1,
+                Integer.MAX_VALUE,
+                metrics,
+                NO_TRACING);
 
         assertThatThrownBy(publisher.publish(List.of(uplink()))::join).isInstanceOf(CompletionException.class);
 
