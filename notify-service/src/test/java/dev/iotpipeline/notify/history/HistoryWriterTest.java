@@ -40,17 +40,7 @@ class HistoryWriterTest {
     private boolean devicesAway;
     private final List<List<String>> latestWrites = new ArrayList<>();
     private final List<Ack> acks = new ArrayList<>();
-    private final LatestReadings latest = new LatestReadings(
-            units -> {
-                if (devicesAway) {
-                    throw new CannotGetJdbcConnectionException("Connection refused");
-                }
-                latestWrites.add(units.stream()
-                        .map(u -> u.deviceId() + "=" + u.measurements().get("temperature"))
-                        .toList());
-            },
-            Duration.ofSeconds(1),
-            () -> nanoTime);
+    private final LatestReadings latest = new LatestReadings(this::writeLatest, Duration.ofSeconds(1), () -> nanoTime);
     private final HistoryWriter writer = new HistoryWriter(
             this::storeUnits,
             this::storeAlarms,
@@ -232,6 +222,48 @@ class HistoryWriterTest {
     }
 
     @Test
+    void shouldWriteDevicesNotWrittenLatelyAtTheBoundAndLetDevicesHeardOftenWaitForTheInterval() {
+        var bounded = new HistoryWriter(
+                this::storeUnits,
+                this::storeAlarms,
+                (record, cause) -> {},
+                new LatestReadings(this::writeLatest, Duration.ofSeconds(1), () -> nanoTime, 2));
+
+        deliver(bounded, List.of(unit("dev-1", 20.0), unit("dev-2", 20.0)));
+        assertThat(latestWrites)
+                .as("two devices not written lately reach the bound of two")
+                .containsExactly(List.of("dev-1=20.0", "dev-2=20.0"));
+
+        nanoTime += Duration.ofMillis(100).toNanos();
+        deliver(bounded, List.of(unit("dev-1", 21.0), unit("dev-2", 21.0)));
+        assertThat(latestWrites)
+                .as("written 0.1 s ago: they wait for the interval")
+                .hasSize(1);
+
+        deliver(bounded, List.of(unit("dev-3", 22.0), unit("dev-4", 22.0)));
+        assertThat(latestWrites)
+                .as("two more not written lately reach the bound, and every device waiting goes with them")
+                .hasSize(2)
+                .last()
+                .isEqualTo(List.of("dev-1=21.0", "dev-2=21.0", "dev-3=22.0", "dev-4=22.0"));
+
+        nanoTime += Duration.ofMillis(100).toNanos();
+        deliver(bounded, List.of(unit("dev-1", 23.0)));
+        nanoTime += Duration.ofMillis(900).toNanos();
+        deliver(bounded, List.of(unit("dev-2", 24.0)));
+        assertThat(latestWrites).as("still below the bound").hasSize(2);
+
+        nanoTime += Duration.ofMillis(100).toNanos();
+        deliver(bounded, List.of(unit("dev-2", 25.0)));
+        assertThat(latestWrites)
+                .as("the oldest waited the interval")
+                .hasSize(3)
+                .last()
+                .isEqualTo(List.of("dev-1=23.0", "dev-2=25.0"));
+        assertThat(acks).allMatch(Ack::acknowledged);
+    }
+
+    @Test
     void shouldAcknowledgeABatchAtOnceWhenNoLatestReadingWaits() {
         deliver(writer, List.of(alarm("dev-1")));
 
@@ -319,6 +351,15 @@ class HistoryWriterTest {
 
         assertThat(deadLetters).singleElement().asString().contains(DeadLetterHeaders.CAUSE_IDEMPOTENCY_CONFLICT);
         assertThat(latestWrites).containsExactly(List.of("dev-1=20.0"));
+    }
+
+    private void writeLatest(java.util.Collection<DataUnit> units) {
+        if (devicesAway) {
+            throw new CannotGetJdbcConnectionException("Connection refused");
+        }
+        latestWrites.add(units.stream()
+                .map(u -> u.deviceId() + "=" + u.measurements().get("temperature"))
+                .toList());
     }
 
     private void deliver(HistoryWriter target, List<ConsumerRecord<String, byte[]>> records) {
