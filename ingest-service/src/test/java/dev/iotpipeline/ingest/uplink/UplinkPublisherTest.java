@@ -54,20 +54,20 @@ class UplinkPublisherTest {
         circuit.close();
     }
 
+    private UplinkPublisher publisher(Duration sendTimeout, int maxInFlight) {
+        return publisher(sendTimeout, maxInFlight, Integer.MAX_VALUE);
+    }
+
+    private UplinkPublisher publisher(Duration sendTimeout, int maxInFlight, int sendNowFrom) {
+        return new UplinkPublisher(
+                kafka, circuit, sendTimeout, Duration.ofSeconds(2), maxInFlight, 1, sendNowFrom, metrics, NO_TRACING);
+    }
+
     @Test
     void shouldCompleteOnlyWhenEveryUplinkIsAcknowledged() {
         var ack = new CompletableFuture<SendResult<String, Object>>();
         when(kafka.send(any(ProducerRecord.class))).thenReturn(ack);
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10);
 
         var published = publisher.publish(List.of(uplink(), uplink()));
 
@@ -81,16 +81,7 @@ class UplinkPublisherTest {
     @Test
     void shouldSendALoneRequestAtOnceAndLetRequestsBehindOthersLinger() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10);
 
         publisher.publish(List.of(uplink(), uplink()));
         verify(kafka, timeout(2_000)).flush();
@@ -102,8 +93,7 @@ class UplinkPublisherTest {
     @Test
     void shouldSendABatchLargeEnoughAtOnceEvenBehindOthers() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(
-                kafka, circuit, Duration.ofSeconds(5), Duration.ofSeconds(2), 10, 1, 3, metrics, NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10, 3);
         publisher.publish(List.of(uplink()));
         verify(kafka, timeout(2_000)).flush();
 
@@ -117,16 +107,7 @@ class UplinkPublisherTest {
     @Test
     void shouldWriteRehearsalsToTheGivenTopicOnlyAndLeaveTheSendTimerUntouched() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.completedFuture(null));
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10);
 
         assertThat(publisher.rehearse(List.of(uplink(), uplink()), "_warmup").join())
                 .hasSize(2);
@@ -146,16 +127,7 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503WithRetryAfterWhenKafkaDoesNotAcknowledgeInTime() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofMillis(50),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofMillis(50), 10);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         assertThat(metrics.inFlight()).hasValue(0);
@@ -164,16 +136,7 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503WhenSendCannotEvenBuffer() {
         when(kafka.send(any(ProducerRecord.class))).thenThrow(new TimeoutException("metadata not available"));
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
     }
@@ -181,16 +144,7 @@ class UplinkPublisherTest {
     @Test
     void shouldAnswer503OverloadedBeyondTheInFlightBound() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                3,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 3);
         publisher.publish(List.of(uplink(), uplink()));
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink())), "overloaded");
@@ -201,16 +155,7 @@ class UplinkPublisherTest {
         when(kafka.send(any(ProducerRecord.class)))
                 .thenReturn(CompletableFuture.failedFuture(
                         new KafkaProducerException(null, "send failed", new TimeoutException("Expiring 1 record(s)"))));
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10);
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         // That lone request asked for a send now, on a thread of its own; let it finish before counting.
         verify(kafka, timeout(2_000)).flush();
@@ -231,16 +176,7 @@ class UplinkPublisherTest {
     void shouldOpenTheCircuitWhenSendCannotGetMetadataWithinMaxBlock() {
         when(kafka.send(any(ProducerRecord.class)))
                 .thenThrow(new TimeoutException("Topic uplinks.encoded not present in metadata after 2000 ms."));
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10);
 
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
 
@@ -250,16 +186,7 @@ class UplinkPublisherTest {
     @Test
     void shouldSendAgainOnlyAfterAProbeReachedTheCluster() {
         when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofMillis(50),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofMillis(50), 10);
         circuit.startProbing(Duration.ofMillis(20));
         assertUnavailable(publisher.publish(List.of(uplink())), "kafka-unavailable");
         await().during(Duration.ofMillis(200)).atMost(Duration.ofSeconds(2)).until(circuit::isOpen);
@@ -281,16 +208,7 @@ class UplinkPublisherTest {
                 .thenReturn(CompletableFuture.failedFuture(new KafkaProducerException(
                         null, "send failed", new NetworkException("Disconnected from node 1"))))
                 .thenReturn(CompletableFuture.completedFuture(null));
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10);
 
         assertUnavailable(publisher.publish(List.of(uplink(), uplink(), uplink())), "kafka-unavailable");
         assertThat(circuit.isOpen()).isTrue();
@@ -301,16 +219,7 @@ class UplinkPublisherTest {
         when(kafka.send(any(ProducerRecord.class)))
                 .thenReturn(CompletableFuture.failedFuture(
                         new KafkaProducerException(null, "send failed", new RecordTooLargeException("too large"))));
-        var publisher = new UplinkPublisher(
-                kafka,
-                circuit,
-                Duration.ofSeconds(5),
-                Duration.ofSeconds(2),
-                10,
-                1,
-                Integer.MAX_VALUE,
-                metrics,
-                NO_TRACING);
+        var publisher = publisher(Duration.ofSeconds(5), 10);
 
         assertThatThrownBy(publisher.publish(List.of(uplink()))::join).isInstanceOf(CompletionException.class);
 
