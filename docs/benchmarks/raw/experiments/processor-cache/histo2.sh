@@ -1,0 +1,19 @@
+#!/usr/bin/env bash
+# Heap composition of the stack JVM after 90 s at 5,000 POSTs/s: all objects (garbage in the old generation included), then live only.
+cd /work/main
+source bench/lib.sh
+export POSTLOAD=$PWD/bench/postload/postload
+histo() {
+  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate 5000 -batch 1 -devices 1000 -conns 1000 -duration 90s -report /tmp/histo2-load.json >/dev/null 2>&1 &
+  load=$!
+  sleep 80
+  jstat -gc "$stack" > /tmp/histo2-gc-before.txt
+  jmap -histo "$stack" > /tmp/histo2-all.txt
+  jstat -gc "$stack" >> /tmp/histo2-gc-before.txt
+  wait $load
+  jmap -histo:live "$stack" > /tmp/histo2-live.txt
+}
+export -f histo
+export SERVER_TOMCAT_PROCESSORCACHE=1000
+bench_stack /tmp/histo2-stack.log histo
