@@ -56,8 +56,8 @@ final class LatestReadings {
     private final int maxWaitingDevices;
     private final TreeMap<String, DataUnit> newest = new TreeMap<>();
     private final List<Acknowledgment> waiting = new ArrayList<>();
-    // Devices written in the last half interval, oldest write first.
-    private final LinkedHashMap<String, Long> writtenAt = new LinkedHashMap<>();
+    // Devices written in the last half interval, oldest write first (access order: a write moves its device last).
+    private final LinkedHashMap<String, Long> writtenAt = new LinkedHashMap<>(16, 0.75f, true);
     private int notRecentlyWritten;
     private long oldestNanos;
 
@@ -212,12 +212,7 @@ final class LatestReadings {
                 log.error("Latest readings of {} devices refused by the history store", newest.size(), e);
             }
             long now = nanoTime.getAsLong();
-            for (var key : newest.keySet()) {
-                // Removed first, so the map stays in the order of the writes.
-                writtenAt.remove(key);
-                writtenAt.put(key, now);
-            }
-            forgetWrittenBefore(now - interval.toNanos() / 2);
+            newest.keySet().forEach(key -> writtenAt.put(key, now));
             newest.clear();
             notRecentlyWritten = 0;
         }
