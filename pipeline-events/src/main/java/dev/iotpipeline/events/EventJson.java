@@ -24,8 +24,10 @@ public final class EventJson {
             .maxNameLength(1024)
             .build();
 
-    private static final JsonMapper MAPPER = JsonMapper.builder(
-                    JsonFactory.builder().streamReadConstraints(READ_LIMITS).build())
+    private static final JsonMapper MAPPER = JsonMapper.builder(JsonFactory.builder()
+                    .streamReadConstraints(READ_LIMITS)
+                    .recyclerPool(new PerThreadRecyclerPool())
+                    .build())
             .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
             .disable(DeserializationFeature.FAIL_ON_NULL_FOR_PRIMITIVES)
             .changeDefaultPropertyInclusion(incl -> incl.withValueInclusion(JsonInclude.Include.NON_NULL))

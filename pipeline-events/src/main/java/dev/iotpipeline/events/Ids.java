@@ -20,6 +20,8 @@ public final class Ids {
     /** The first instant whose milliseconds do not fit the 48 time bits of a version 7 id. */
     private static final Instant LAST_TIMED = Instant.ofEpochMilli(1L << 48);
 
+    private static final MessageDigest SHA_256 = sha256Prototype();
+
     private Ids() {}
 
     public static UUID newId() {
@@ -112,7 +114,16 @@ public final class Ids {
 
     private static byte[] sha256(String text) {
         try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
+            // A clone copies the prototype's few words of state; getInstance looks the provider up every time.
+            return ((MessageDigest) SHA_256.clone()).digest(text.getBytes(StandardCharsets.UTF_8));
+        } catch (CloneNotSupportedException e) {
+            throw new IllegalStateException("the JDK's SHA-256 is cloneable", e);
+        }
+    }
+
+    private static MessageDigest sha256Prototype() {
+        try {
+            return MessageDigest.getInstance("SHA-256");
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is required by every JVM", e);
         }

@@ -304,7 +304,13 @@ final class DataUnitWrites {
             out.append("\\N\t");
             return;
         }
-        for (int i = 0; i < value.length(); i++) {
+        int first = 0;
+        while (first < value.length() && !needsEscape(value.charAt(first))) {
+            first++;
+        }
+        // Nearly every value has nothing to escape: copied in one piece, not a character at a time.
+        out.append(value, 0, first);
+        for (int i = first; i < value.length(); i++) {
             char c = value.charAt(i);
             switch (c) {
                 case '\\' -> out.append("\\\\");
@@ -315,6 +321,10 @@ final class DataUnitWrites {
             }
         }
         out.append('\t');
+    }
+
+    private static boolean needsEscape(char c) {
+        return c == '\\' || c == '\t' || c == '\n' || c == '\r';
     }
 
     private static String micros(Instant instant) {

@@ -25,8 +25,22 @@ public final class Fields {
         return value != null && NAME.matcher(value).matches();
     }
 
+    /** Whether {@code value} matches {@link #DEVICE_ID}, checked without a matcher: the device path asks per uplink. */
     public static boolean isDeviceId(String value) {
-        return value != null && DEVICE_ID.matcher(value).matches();
+        if (value == null || value.isEmpty() || value.length() > 128 || !isLetterOrDigit(value.charAt(0))) {
+            return false;
+        }
+        for (int i = 1; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (!isLetterOrDigit(c) && c != '.' && c != '_' && c != ':' && c != '-') {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private static boolean isLetterOrDigit(char c) {
+        return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
     }
 
     /** A 400 {@code invalid-field} problem whose detail is {@code field: problem} and whose {@code field} names it. */
