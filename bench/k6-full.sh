@@ -34,6 +34,25 @@ DOCS=${DOCS:-docs/benchmarks}
 export WARMUP=${WARMUP:-45s} WARMUP_RATE=${WARMUP_RATE:-300} EXTRA=${EXTRA:-}
 mkdir -p "$DOCS"
 
+# The capacity suite at full size runs its stressed half under stress-ng, and without it writes a report with no
+# stressed rows (two sessions lost a capacity run that way): installed here as the test command installs Chromium.
+ensure_stress_ng() {
+  command -v stress-ng >/dev/null 2>&1 && return
+  local sudo=""
+  [ "$(id -u)" -eq 0 ] || sudo="sudo"
+  if command -v apt-get >/dev/null 2>&1; then
+    echo "Installing stress-ng (apt) for the capacity suite's stressed runs" >&2
+    $sudo apt-get update -qq || true
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq stress-ng >/dev/null ||
+      echo "stress-ng could not be installed: the capacity report will have no stressed runs" >&2
+  else
+    echo "stress-ng is missing and there is no apt-get: the capacity report will have no stressed runs" >&2
+  fi
+}
+case " $suites " in
+  *" capacity "*) [[ "$EXTRA" == *--smoke* ]] || ensure_stress_ng ;;
+esac
+
 # one_run SUITE RUN_DIR [k6/run arguments...]: runs under the stack (bench_stack). A fresh JVM answers its first tens
 # of seconds of traffic while still compiling; warm it up on another channel first (all of ingest, decoder, history
 # writer and WebSocket fan-out), as a deployment that has been running is warm.
