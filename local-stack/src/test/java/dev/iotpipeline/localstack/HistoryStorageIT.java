@@ -380,6 +380,35 @@ class HistoryStorageIT {
     }
 
     @Test
+    void shouldCopyUnitsOfMintedIdsWithoutLookingThemUpYetStoreAReplayOnce() {
+        flyway(null).migrate();
+        var first = unit("minted", "dev-1", NOW, 21.0);
+        var second = unit("minted", "dev-2", NOW, 22.0);
+        assertThat(store.storeDataUnits(List.of(minted(first, 7L)))).isEmpty();
+
+        // A replay (a writer that crashed before committing its offsets) meets the stored key in the copy; the batch
+        // is then looked up and copied again without it.
+        assertThat(store.storeDataUnits(List.of(minted(second, 8L), minted(first, 7L), minted(second, 8L))))
+                .isEmpty();
+
+        var channel = new DataUnitQuery(null, "minted", null, null, null, null);
+        assertThat(store.count(channel)).isEqualTo(2);
+        assertThat(store.find(first.id())).contains(first);
+        assertThat(store.find(second.id())).contains(second);
+        assertThat(jdbc.queryForList("SELECT uplink_digest FROM data_units ORDER BY uplink_digest", Long.class))
+                .containsExactly(7L, 8L);
+
+        // The mark is taken at its word: a copy received at another time (which only a sender's key can give, and
+        // then the record is not marked) would not be looked for.
+        var laterCopy = withTimes(first, first.measuredAt(), NOW.plus(Duration.ofMinutes(5)));
+        store.storeDataUnits(List.of(minted(laterCopy, 7L)));
+        assertThat(store.count(channel)).isEqualTo(3);
+        store.storeDataUnits(List.of(new HistoryStore.Stored<>(
+                withTimes(first, first.measuredAt(), NOW.plus(Duration.ofMinutes(6))), null, 7L)));
+        assertThat(store.count(channel)).as("unmarked, the copy is looked for").isEqualTo(3);
+    }
+
+    @Test
     void shouldKeepTabsBackslashesAndLineBreaksInTextAndJsonColumnsAsSent() {
         flyway(null).migrate();
         var odd = unitWithAttributes(
@@ -460,6 +489,10 @@ class HistoryStorageIT {
         return units.stream()
                 .map(u -> new HistoryStore.Stored<>(u, new String(EventJson.write(u), StandardCharsets.UTF_8)))
                 .toList();
+    }
+
+    private static HistoryStore.Stored<DataUnit> minted(DataUnit unit, long digest) {
+        return new HistoryStore.Stored<>(unit, null, digest, true);
     }
 
     private static <T> HistoryStore.Stored<T> stored(T event) {

@@ -112,13 +112,18 @@ public final class Ids {
                 : Long.compareUnsigned(a.getLeastSignificantBits(), b.getLeastSignificantBits()) > 0;
     }
 
-    private static byte[] sha256(String text) {
+    /** A fresh SHA-256 digest, for the ids here and the other hashes taken once per event. */
+    public static MessageDigest sha256() {
         try {
             // A clone copies the prototype's few words of state; getInstance looks the provider up every time.
-            return ((MessageDigest) SHA_256.clone()).digest(text.getBytes(StandardCharsets.UTF_8));
+            return (MessageDigest) SHA_256.clone();
         } catch (CloneNotSupportedException e) {
             throw new IllegalStateException("the JDK's SHA-256 is cloneable", e);
         }
+    }
+
+    private static byte[] sha256(String text) {
+        return sha256().digest(text.getBytes(StandardCharsets.UTF_8));
     }
 
     private static MessageDigest sha256Prototype() {

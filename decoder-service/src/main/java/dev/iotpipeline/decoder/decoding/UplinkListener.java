@@ -5,6 +5,7 @@ import dev.iotpipeline.kafka.batching.SendNow;
 import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import dev.iotpipeline.kafka.topic.MintedId;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.UplinkDigest;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
@@ -114,9 +115,9 @@ class UplinkListener {
                 case Outcome.Decoded(var unit, var history, var digest) -> {
                     metrics.decoded(unit.deviceType());
                     for (var earlier : history) {
-                        sends.add(kafka.send(traced(record, dataUnit(earlier, digest))));
+                        sends.add(kafka.send(traced(record, dataUnit(record, earlier, digest))));
                     }
-                    sends.add(kafka.send(traced(record, dataUnit(unit, digest))));
+                    sends.add(kafka.send(traced(record, dataUnit(record, unit, digest))));
                 }
                 case Outcome.DeadLetter dead -> {
                     metrics.deadLettered(dead.cause());
@@ -139,9 +140,12 @@ class UplinkListener {
         return out;
     }
 
-    private static ProducerRecord<String, Object> dataUnit(DataUnit unit, long uplinkDigest) {
+    /** A data unit of the uplink {@code in}, with its uplink's digest and, if ingest minted its id, the mark. */
+    private static ProducerRecord<String, Object> dataUnit(
+            ConsumerRecord<String, byte[]> in, DataUnit unit, long uplinkDigest) {
         var out = PipelineTopic.DATA_UNITS.record(unit.deviceId(), unit);
         UplinkDigest.add(out.headers(), uplinkDigest);
+        MintedId.copy(in.headers(), out.headers());
         return out;
     }
 

@@ -11,6 +11,7 @@ import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
+import dev.iotpipeline.kafka.topic.MintedId;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.UplinkDigest;
 import java.nio.charset.StandardCharsets;
@@ -99,6 +100,24 @@ class UplinkListenerTest {
         assertThat(UplinkDigest.read(record.headers()))
                 .as("the uplink's digest travels with its data unit")
                 .isEqualTo(UplinkDigest.of(uplink));
+    }
+
+    @Test
+    void marksTheDataUnitsOfAnUplinkWhoseIdIngestMintedAndNoOthers() throws Exception {
+        var minted = uplink("dev-minted", "01755C0367F600");
+        var record = new ProducerRecord<String, byte[]>(
+                PipelineTopic.UPLINKS_ENCODED.topicName(), minted.deviceId(), EventJson.write(minted));
+        MintedId.mark(record.headers());
+        producer.send(record).get();
+        var named = uplink("dev-named", "01755C0367F600");
+        send(named.deviceId(), EventJson.write(named));
+
+        assertThat(MintedId.isMarked(awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-minted")
+                        .headers()))
+                .isTrue();
+        assertThat(MintedId.isMarked(awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-named")
+                        .headers()))
+                .isFalse();
     }
 
     @Test

@@ -1,6 +1,5 @@
 package dev.iotpipeline.ingest.uplink;
 
-import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.web.problem.Problems;
 import dev.iotpipeline.web.security.Credential;
@@ -90,7 +89,7 @@ final class DeviceUplinks {
     }
 
     /** 202 with the ids once Kafka has them all: one object for a single uplink, a list for a batch. */
-    private Answer accept(Credential.Device device, List<EncodedUplink> uplinks, boolean batch, String format) {
+    private Answer accept(Credential.Device device, List<ReceivedUplink> uplinks, boolean batch, String format) {
         var accepted = intake.accept(device, uplinks, format);
         return new Answer(
                 HttpStatus.ACCEPTED, batch ? new BatchAccepted(accepted.size(), accepted) : accepted.getFirst());

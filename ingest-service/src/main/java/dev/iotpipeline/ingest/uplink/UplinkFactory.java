@@ -60,7 +60,7 @@ class UplinkFactory {
      * (with the batch index), else it is new, so a retried request yields the same ids; a key always counts
      * within its channel and device only.
      */
-    EncodedUplink create(Target target, UplinkRequest request, String idempotencyKey, Integer index) {
+    ReceivedUplink create(Target target, UplinkRequest request, String idempotencyKey, Integer index) {
         var channel = target.channel();
         requireDeviceId(request.deviceId());
         if (request.fPort() != null && (request.fPort() < 0 || request.fPort() > 255)) {
@@ -77,7 +77,7 @@ class UplinkFactory {
     }
 
     /** Decoded measurements travel as a JSON payload of the built-in {@code json} device type. */
-    EncodedUplink createDecoded(Target target, DecodedRequest request, String idempotencyKey, Integer index) {
+    ReceivedUplink createDecoded(Target target, DecodedRequest request, String idempotencyKey, Integer index) {
         var channel = target.channel();
         requireDeviceId(request.deviceId());
         if (request.measurements() == null || request.measurements().isEmpty()) {
@@ -116,7 +116,7 @@ class UplinkFactory {
      * An uplink forwarded by a network server; its own message id, scoped to the channel and device, makes the
      * server's retries idempotent, and the time the network received it orders the id.
      */
-    EncodedUplink createForwarded(Target target, WebhookUplink forwarded) {
+    ReceivedUplink createForwarded(Target target, WebhookUplink forwarded) {
         requireDeviceId(forwarded.deviceId());
         if (forwarded.payload() == null || forwarded.payload().length == 0) {
             throw Fields.invalid("missing-field", "payload", "the uplink carries no payload");
@@ -130,7 +130,7 @@ class UplinkFactory {
                 forwarded.receivedByNetwork(),
                 forwarded.metadata(),
                 forwarded.messageId() == null
-                        ? Ids.newId()
+                        ? null
                         : Ids.fromClientKey(
                                 target.channel(),
                                 forwarded.deviceId(),
@@ -138,7 +138,8 @@ class UplinkFactory {
                                 forwarded.receivedByNetwork()));
     }
 
-    private EncodedUplink uplink(
+    /** {@code id} is the one the sender's key gives, or null for one minted now. */
+    private ReceivedUplink uplink(
             Target target,
             String deviceId,
             Integer fPort,
@@ -149,19 +150,22 @@ class UplinkFactory {
         if (target.deviceType() == null) {
             throw new IllegalArgumentException("an uplink needs a device type: " + target);
         }
-        return new EncodedUplink(
-                id,
-                EncodedUplink.SCHEMA_VERSION,
-                target.channel(),
-                target.deviceType(),
-                deviceId,
-                fPort,
-                payload,
-                Instant.now(clock),
-                measuredAt,
-                metadata);
+        return new ReceivedUplink(
+                new EncodedUplink(
+                        id == null ? Ids.newId() : id,
+                        EncodedUplink.SCHEMA_VERSION,
+                        target.channel(),
+                        target.deviceType(),
+                        deviceId,
+                        fPort,
+                        payload,
+                        Instant.now(clock),
+                        measuredAt,
+                        metadata),
+                id == null);
     }
 
+    /** The id the sender's item id or Idempotency-Key gives, or null when it gave neither (one is minted). */
     private static UUID eventId(String channel, String deviceId, String itemId, String idempotencyKey, Integer index) {
         if (itemId != null && !itemId.isBlank()) {
             return Ids.fromClientKey(channel, deviceId, itemId);
@@ -169,7 +173,7 @@ class UplinkFactory {
         if (idempotencyKey != null && !idempotencyKey.isBlank()) {
             return Ids.fromClientKey(channel, deviceId, index == null ? idempotencyKey : idempotencyKey + '#' + index);
         }
-        return Ids.newId();
+        return null;
     }
 
     private static void requireDeviceId(String deviceId) {

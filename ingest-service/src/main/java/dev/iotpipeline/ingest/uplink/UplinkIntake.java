@@ -1,6 +1,5 @@
 package dev.iotpipeline.ingest.uplink;
 
-import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
 import dev.iotpipeline.ingest.registry.DeviceRegistry;
@@ -32,9 +31,9 @@ class UplinkIntake {
      * The uplinks' ids and receipt times once Kafka has them all. The request waits on a virtual thread
      * (spring.threads.virtual.enabled), which measured faster here than an asynchronous servlet dispatch.
      */
-    List<Accepted> accept(Credential.Device principal, List<EncodedUplink> uplinks, String format) {
+    List<Accepted> accept(Credential.Device principal, List<ReceivedUplink> uplinks, String format) {
         for (var uplink : uplinks) {
-            registry.admit(principal, uplink.channel(), uplink.deviceId());
+            registry.admit(principal, uplink.event().channel(), uplink.event().deviceId());
         }
         rateLimiter.acquire(principal, uplinks.size());
         var sent = join(publisher.publish(uplinks));
@@ -46,11 +45,11 @@ class UplinkIntake {
      * The warm-up's uplinks, published into {@code topic} (its own) once Kafka has them all: no registry, rate
      * limit or count, so that nothing of a rehearsal stays behind.
      */
-    List<Accepted> rehearse(List<EncodedUplink> uplinks, String topic) {
+    List<Accepted> rehearse(List<ReceivedUplink> uplinks, String topic) {
         return accepted(join(publisher.rehearse(uplinks, topic)));
     }
 
-    private static List<EncodedUplink> join(CompletableFuture<List<EncodedUplink>> published) {
+    private static List<ReceivedUplink> join(CompletableFuture<List<ReceivedUplink>> published) {
         try {
             return published.join();
         } catch (CompletionException e) {
@@ -58,7 +57,9 @@ class UplinkIntake {
         }
     }
 
-    private static List<Accepted> accepted(List<EncodedUplink> sent) {
-        return sent.stream().map(u -> new Accepted(u.id(), u.receivedAt())).toList();
+    private static List<Accepted> accepted(List<ReceivedUplink> sent) {
+        return sent.stream()
+                .map(u -> new Accepted(u.event().id(), u.event().receivedAt()))
+                .toList();
     }
 }

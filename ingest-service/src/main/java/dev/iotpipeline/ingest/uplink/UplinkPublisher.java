@@ -1,9 +1,9 @@
 package dev.iotpipeline.ingest.uplink;
 
-import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.kafka.batching.SendNow;
+import dev.iotpipeline.kafka.topic.MintedId;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.TraceStart;
 import dev.iotpipeline.web.problem.Problems;
@@ -35,8 +35,13 @@ class UplinkPublisher implements AutoCloseable {
 
     private static final Logger log = LoggerFactory.getLogger(UplinkPublisher.class);
 
-    private static final Function<EncodedUplink, ProducerRecord<String, Object>> UPLINKS =
-            uplink -> PipelineTopic.UPLINKS_ENCODED.record(uplink.deviceId(), uplink);
+    private static final Function<ReceivedUplink, ProducerRecord<String, Object>> UPLINKS = uplink -> {
+        var record = PipelineTopic.UPLINKS_ENCODED.record(uplink.event().deviceId(), uplink.event());
+        if (uplink.mintedId()) {
+            MintedId.mark(record.headers());
+        }
+        return record;
+    };
 
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
@@ -79,7 +84,7 @@ class UplinkPublisher implements AutoCloseable {
         deadlines.scheduleWithFixedDelay(() -> circuit.expireWaiting(sendTimeout), every, every, TimeUnit.MILLISECONDS);
     }
 
-    CompletableFuture<List<EncodedUplink>> publish(List<EncodedUplink> uplinks) {
+    CompletableFuture<List<ReceivedUplink>> publish(List<ReceivedUplink> uplinks) {
         return send(uplinks, UPLINKS, metrics.kafkaSend());
     }
 
@@ -88,12 +93,15 @@ class UplinkPublisher implements AutoCloseable {
      * into {@code topic} instead of uplinks.encoded and without the send timer, so that the first real uplinks meet
      * a compiled producer path and nothing downstream or in the metrics sees them.
      */
-    CompletableFuture<List<EncodedUplink>> rehearse(List<EncodedUplink> uplinks, String topic) {
-        return send(uplinks, uplink -> new ProducerRecord<>(topic, uplink.deviceId(), uplink), null);
+    CompletableFuture<List<ReceivedUplink>> rehearse(List<ReceivedUplink> uplinks, String topic) {
+        return send(
+                uplinks, uplink -> new ProducerRecord<>(topic, uplink.event().deviceId(), uplink.event()), null);
     }
 
-    private CompletableFuture<List<EncodedUplink>> send(
-            List<EncodedUplink> uplinks, Function<EncodedUplink, ProducerRecord<String, Object>> records, Timer timer) {
+    private CompletableFuture<List<ReceivedUplink>> send(
+            List<ReceivedUplink> uplinks,
+            Function<ReceivedUplink, ProducerRecord<String, Object>> records,
+            Timer timer) {
         int count = uplinks.size();
         if (!circuit.tryAcquire()) {
             return CompletableFuture.failedFuture(unavailable(

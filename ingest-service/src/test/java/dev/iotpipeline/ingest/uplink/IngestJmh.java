@@ -61,7 +61,11 @@ public class IngestJmh {
     public EncodedUplink encoded() {
         var target = factory.target("irrigation", "em300th");
         var json = items.parse(encodedBody);
-        return items.map(json, UplinkRequest.class, (request, index) -> factory.create(target, request, null, index))
+        return items.map(
+                        json,
+                        UplinkRequest.class,
+                        (request, index) ->
+                                factory.create(target, request, null, index).event())
                 .getFirst();
     }
 
@@ -73,7 +77,8 @@ public class IngestJmh {
         return items.map(
                         json,
                         DecodedRequest.class,
-                        (request, index) -> factory.createDecoded(target, request, null, index))
+                        (request, index) -> factory.createDecoded(target, request, null, index)
+                                .event())
                 .getFirst();
     }
 
@@ -82,7 +87,8 @@ public class IngestJmh {
     public EncodedUplink theThingsStackWebhook() {
         var target = factory.target("irrigation", "em300th");
         return factory.createForwarded(
-                target, Messages.uplink(NetworkServerFormats.theThingsStack(items.parse(ttsBody))));
+                        target, Messages.uplink(NetworkServerFormats.theThingsStack(items.parse(ttsBody))))
+                .event();
     }
 
     /** WebhookController.chirpStack up to the publisher, device type in the path. */
@@ -90,7 +96,8 @@ public class IngestJmh {
     public EncodedUplink chirpStackWebhook() {
         var target = factory.target("irrigation", "em300th");
         return factory.createForwarded(
-                target, Messages.uplink(NetworkServerFormats.chirpStack("up", items.parse(chirpStackBody))));
+                        target, Messages.uplink(NetworkServerFormats.chirpStack("up", items.parse(chirpStackBody))))
+                .event();
     }
 
     /** The uplinks.encoded record value the producer writes for one uplink. */

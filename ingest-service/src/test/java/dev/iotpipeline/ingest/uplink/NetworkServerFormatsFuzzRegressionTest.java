@@ -56,6 +56,7 @@ class NetworkServerFormatsFuzzRegressionTest {
 
         assertThat(uplink.model()).isNull();
         assertThat(factory.createForwarded(factory.target("c", "em300th"), uplink)
+                        .event()
                         .payload())
                 .containsExactly((byte) 0xAA);
     }

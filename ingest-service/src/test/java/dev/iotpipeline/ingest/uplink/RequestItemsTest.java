@@ -21,7 +21,8 @@ class RequestItemsTest {
         assertThatThrownBy(() -> items.map(
                         body,
                         UplinkRequest.class,
-                        (request, index) -> factory.create(factory.target("c", "em300th"), request, null, index)))
+                        (request, index) -> factory.create(factory.target("c", "em300th"), request, null, index)
+                                .event()))
                 .isInstanceOfSatisfying(ErrorResponseException.class, e -> {
                     assertThat(e.getBody().getDetail()).startsWith("items[1]: payloadHex is not valid hex");
                     assertThat(e.getBody().getProperties()).containsEntry("index", 1);

@@ -16,7 +16,6 @@ import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.jsonPath;
 import static org.springframework.test.web.servlet.result.MockMvcResultMatchers.status;
 
-import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.ingest.IngestProperties;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
 import dev.iotpipeline.web.PipelineWebConfiguration;
@@ -145,12 +144,12 @@ class UplinkApiTest {
     @BeforeEach
     void acceptEverything() {
         when(intake.accept(any(), anyList(), anyString()))
-                .thenAnswer(call -> call.<List<EncodedUplink>>getArgument(1).stream()
-                        .map(u -> new Accepted(u.id(), u.receivedAt()))
+                .thenAnswer(call -> call.<List<ReceivedUplink>>getArgument(1).stream()
+                        .map(u -> new Accepted(u.event().id(), u.event().receivedAt()))
                         .toList());
         when(intake.rehearse(anyList(), anyString()))
-                .thenAnswer(call -> call.<List<EncodedUplink>>getArgument(0).stream()
-                        .map(u -> new Accepted(u.id(), u.receivedAt()))
+                .thenAnswer(call -> call.<List<ReceivedUplink>>getArgument(0).stream()
+                        .map(u -> new Accepted(u.event().id(), u.event().receivedAt()))
                         .toList());
     }
 
@@ -319,9 +318,9 @@ class UplinkApiTest {
                 .andExpect(jsonPath("$.type").value(endsWith("missing-field")));
 
         @SuppressWarnings("unchecked")
-        ArgumentCaptor<List<EncodedUplink>> uplinks = ArgumentCaptor.forClass(List.class);
+        ArgumentCaptor<List<ReceivedUplink>> uplinks = ArgumentCaptor.forClass(List.class);
         verify(intake).accept(any(), uplinks.capture(), eq("tts"));
-        var uplink = uplinks.getValue().getFirst();
+        var uplink = uplinks.getValue().getFirst().event();
         assertThat(uplink.deviceType()).isEqualTo("em300th");
         assertThat(uplink.channel()).isEqualTo("north");
         assertThat(uplink.receivedAt()).isBefore(Instant.now().plusSeconds(1));

@@ -72,8 +72,9 @@ class UplinkParsingPropertiesTest {
                 () -> items.map(
                         items.parse(body.bytes()),
                         UplinkRequest.class,
-                        (request, index) ->
-                                factory.create(factory.target("fuzz", "em300th"), request, idempotencyKey, index)),
+                        (request, index) -> factory.create(
+                                        factory.target("fuzz", "em300th"), request, idempotencyKey, index)
+                                .event()),
                 ErrorResponseException.class,
                 UplinkParsingPropertiesTest::clientError,
                 UplinkParsingPropertiesTest::problemType);
@@ -95,8 +96,9 @@ class UplinkParsingPropertiesTest {
                 () -> items.map(
                         items.parse(body.bytes()),
                         DecodedRequest.class,
-                        (request, index) ->
-                                factory.createDecoded(factory.decodedTarget("fuzz"), request, idempotencyKey, index)),
+                        (request, index) -> factory.createDecoded(
+                                        factory.decodedTarget("fuzz"), request, idempotencyKey, index)
+                                .event()),
                 ErrorResponseException.class,
                 UplinkParsingPropertiesTest::clientError,
                 UplinkParsingPropertiesTest::problemType);
@@ -116,7 +118,8 @@ class UplinkParsingPropertiesTest {
                             Messages.uplinkOrNull(NetworkServerFormats.theThingsStack(items.parse(body.bytes())));
                     return forwarded == null
                             ? null
-                            : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded);
+                            : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded)
+                                    .event();
                 },
                 ErrorResponseException.class,
                 UplinkParsingPropertiesTest::clientError,
@@ -135,7 +138,8 @@ class UplinkParsingPropertiesTest {
                             Messages.uplinkOrNull(NetworkServerFormats.chirpStack("up", items.parse(body.bytes())));
                     return forwarded == null
                             ? null
-                            : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded);
+                            : factory.createForwarded(factory.target("fuzz", "em300th"), forwarded)
+                                    .event();
                 },
                 ErrorResponseException.class,
                 UplinkParsingPropertiesTest::clientError,

@@ -17,6 +17,7 @@ import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
+import dev.iotpipeline.kafka.topic.MintedId;
 import dev.iotpipeline.kafka.tracing.TraceStart;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
@@ -122,6 +123,21 @@ class UplinkPublisherTest {
                 .extracting(ProducerRecord::topic)
                 .containsExactly("_warmup", "_warmup", "uplinks.encoded");
         assertThat(metrics.inFlight()).hasValue(0);
+    }
+
+    @Test
+    void shouldMarkTheRecordsOfUplinksWhoseIdIngestMintedAndNoOther() {
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(CompletableFuture.completedFuture(null));
+        var publisher = publisher(Duration.ofSeconds(5), 10);
+
+        publisher.publish(List.of(uplink(true), uplink(false))).join();
+
+        @SuppressWarnings("unchecked")
+        ArgumentCaptor<ProducerRecord<String, Object>> sent = ArgumentCaptor.forClass(ProducerRecord.class);
+        verify(kafka, times(2)).send(sent.capture());
+        assertThat(sent.getAllValues())
+                .extracting(record -> MintedId.isMarked(record.headers()))
+                .containsExactly(true, false);
     }
 
     @Test
@@ -237,8 +253,14 @@ class UplinkPublisherTest {
                 });
     }
 
-    private static EncodedUplink uplink() {
-        return new EncodedUplink(
-                Ids.newId(), 1, "c", "em300th", "d", null, new byte[] {1}, Instant.now(), null, Map.of());
+    private static ReceivedUplink uplink() {
+        return uplink(true);
+    }
+
+    private static ReceivedUplink uplink(boolean mintedId) {
+        return new ReceivedUplink(
+                new EncodedUplink(
+                        Ids.newId(), 1, "c", "em300th", "d", null, new byte[] {1}, Instant.now(), null, Map.of()),
+                mintedId);
     }
 }

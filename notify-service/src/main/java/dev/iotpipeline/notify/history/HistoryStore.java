@@ -25,12 +25,17 @@ public class HistoryStore {
 
     /**
      * An event together with the exact JSON it arrived as, and for a data unit the {@link
-     * dev.iotpipeline.kafka.topic.UplinkDigest} of its uplink when the record carried one.
+     * dev.iotpipeline.kafka.topic.UplinkDigest} of its uplink when the record carried one, and whether the record
+     * said ingest minted its uplink's id ({@link dev.iotpipeline.kafka.topic.MintedId}).
      */
-    public record Stored<T>(T event, String json, Long uplinkDigest) {
+    public record Stored<T>(T event, String json, Long uplinkDigest, boolean mintedId) {
 
         public Stored(T event, String json) {
-            this(event, json, null);
+            this(event, json, null, false);
+        }
+
+        public Stored(T event, String json, Long uplinkDigest) {
+            this(event, json, uplinkDigest, false);
         }
     }
 
@@ -64,7 +69,7 @@ public class HistoryStore {
     /**
      * Inserts each data unit once, and moves each device's latest reading forward when one of these is newer than
      * what {@code devices} holds, in one transaction ({@link #storeHistory}, then {@link #moveLatest}). Once means:
-     * a replay (same id and received_at) is skipped by the primary key; a client's retry of an uplink (same id, received again later)
+     * a replay (same id and received_at) is skipped; a client's retry of an uplink (same id, received again later)
      * is skipped when a copy received within {@link #RETRY_WINDOW} of it is stored, found in those days'
      * partitions only. A copy whose uplink digest differs from the stored one's (a reused idempotency key on a
      * different uplink) is a conflict: it is not stored, does not move {@code devices}, and is returned.

@@ -5,6 +5,7 @@ import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
+import dev.iotpipeline.kafka.topic.MintedId;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.topic.UplinkDigest;
 import java.nio.charset.StandardCharsets;
@@ -247,7 +248,11 @@ class HistoryWriter {
             require(unit.measuredAt(), "measuredAt");
             require(unit.receivedAt(), "receivedAt");
             return new Row(
-                    index, record, new HistoryStore.Stored<>(unit, json, UplinkDigest.read(record.headers())), null);
+                    index,
+                    record,
+                    new HistoryStore.Stored<>(
+                            unit, json, UplinkDigest.read(record.headers()), MintedId.isMarked(record.headers())),
+                    null);
         }
         var alarm = PipelineTopic.ALARMS.read(record.value());
         require(alarm.id(), "id");

@@ -1,10 +1,9 @@
 package dev.iotpipeline.kafka.topic;
 
 import dev.iotpipeline.events.EncodedUplink;
+import dev.iotpipeline.events.Ids;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import org.apache.kafka.common.header.Headers;
 
 /**
@@ -21,12 +20,7 @@ public final class UplinkDigest {
 
     /** The digest of what the sender chose; the receive time and network metadata are left out. */
     public static long of(EncodedUplink uplink) {
-        MessageDigest sha;
-        try {
-            sha = MessageDigest.getInstance("SHA-256");
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is required by every JVM", e);
-        }
+        var sha = Ids.sha256();
         var type = String.valueOf(uplink.deviceType()).getBytes(StandardCharsets.UTF_8);
         var measured = uplink.measuredAt();
         var fixed = ByteBuffer.allocate(4 + 4 + 1 + 12 + 4)

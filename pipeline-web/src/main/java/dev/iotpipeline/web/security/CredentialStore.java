@@ -1,5 +1,6 @@
 package dev.iotpipeline.web.security;
 
+import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.web.security.Credential.Role;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -225,10 +225,6 @@ public final class CredentialStore {
 
     /** The SHA-256 of a secret, as credentials are kept and looked up. */
     public static byte[] sha256(String text) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(text.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
+        return Ids.sha256().digest(text.getBytes(StandardCharsets.UTF_8));
     }
 }
