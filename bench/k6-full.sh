@@ -38,16 +38,8 @@ mkdir -p "$DOCS"
 # stressed rows (two sessions lost a capacity run that way): installed here as the test command installs Chromium.
 ensure_stress_ng() {
   command -v stress-ng >/dev/null 2>&1 && return
-  local sudo=""
-  [ "$(id -u)" -eq 0 ] || sudo="sudo"
-  if command -v apt-get >/dev/null 2>&1; then
-    echo "Installing stress-ng (apt) for the capacity suite's stressed runs" >&2
-    $sudo apt-get update -qq || true
-    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq stress-ng >/dev/null ||
-      echo "stress-ng could not be installed: the capacity report will have no stressed runs" >&2
-  else
-    echo "stress-ng is missing and there is no apt-get: the capacity report will have no stressed runs" >&2
-  fi
+  ./pipeline apt-install "for the capacity suite's stressed runs" stress-ng ||
+    echo "stress-ng could not be installed: the capacity report will have no stressed runs" >&2
 }
 case " $suites " in
   *" capacity "*) [[ "$EXTRA" == *--smoke* ]] || ensure_stress_ng ;;

@@ -24,7 +24,8 @@ import tools.jackson.core.type.TypeReference;
 public class HistoryStore {
 
     /**
-     * An event together with the exact JSON it arrived as, and for a data unit the {@link
+     * An event together with the exact JSON it arrived as (an alarm's body column; the writer leaves it null for a
+     * data unit, whose row is its fields), and for a data unit the {@link
      * dev.iotpipeline.kafka.topic.UplinkDigest} of its uplink when the record carried one, and whether the record
      * said ingest minted its uplink's id ({@link dev.iotpipeline.kafka.topic.MintedId}).
      */

@@ -237,7 +237,6 @@ class HistoryWriter {
         if (record.value() == null) {
             throw new IllegalArgumentException("no value");
         }
-        var json = new String(record.value(), StandardCharsets.UTF_8);
         if (isDataUnit(record)) {
             var unit = PipelineTopic.DATA_UNITS.read(record.value());
             require(unit.id(), "id");
@@ -250,8 +249,9 @@ class HistoryWriter {
             return new Row(
                     index,
                     record,
+                    // No JSON text: a data unit's row is its fields, and decoding the text was a cost per unit.
                     new HistoryStore.Stored<>(
-                            unit, json, UplinkDigest.read(record.headers()), MintedId.isMarked(record.headers())),
+                            unit, null, UplinkDigest.read(record.headers()), MintedId.isMarked(record.headers())),
                     null);
         }
         var alarm = PipelineTopic.ALARMS.read(record.value());
@@ -263,7 +263,11 @@ class HistoryWriter {
         require(alarm.channel(), "channel");
         require(alarm.deviceId(), "deviceId");
         require(alarm.raisedAt(), "raisedAt");
-        return new Row(index, record, null, new HistoryStore.Stored<>(alarm, json));
+        return new Row(
+                index,
+                record,
+                null,
+                new HistoryStore.Stored<>(alarm, new String(record.value(), StandardCharsets.UTF_8)));
     }
 
     /** The columns behind these fields are NOT NULL; a record without one is malformed, not refused. */
