@@ -3,6 +3,7 @@ package dev.iotpipeline.decoder.decoding;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
+import dev.iotpipeline.kafka.topic.UplinkDigest;
 import dev.iotpipeline.web.warmup.Warmup;
 import java.time.Instant;
 import java.util.HexFormat;
@@ -62,6 +63,8 @@ final class DecoderWarmup implements Warmup {
                 Map.of());
         if (decoder.decode(EventJson.write(uplink)) instanceof Outcome.Decoded decoded) {
             EventJson.write(decoded.dataUnit());
+            // Taken for every uplink a sender named (network servers' webhooks, idempotency keys).
+            UplinkDigest.of(decoded.uplink());
         }
     }
 }

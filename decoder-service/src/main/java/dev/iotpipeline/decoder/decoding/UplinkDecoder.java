@@ -8,7 +8,6 @@ import dev.iotpipeline.events.DataUnit;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.Ids;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
-import dev.iotpipeline.kafka.topic.UplinkDigest;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -108,7 +107,7 @@ class UplinkDecoder {
                     point.measurements(),
                     Map.of("history", true)));
         }
-        return new Outcome.Decoded(unit, history, UplinkDigest.of(uplink));
+        return new Outcome.Decoded(unit, history, uplink);
     }
 
     /** Radio metadata from a network server (rssi, snr, ...) rides along under "network". */

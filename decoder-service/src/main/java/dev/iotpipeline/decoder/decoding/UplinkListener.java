@@ -112,12 +112,14 @@ class UplinkListener {
         var sends = new ArrayList<CompletableFuture<?>>(1);
         try {
             switch (outcome) {
-                case Outcome.Decoded(var unit, var history, var digest) -> {
+                case Outcome.Decoded(var unit, var history, var uplink) -> {
                     metrics.decoded(unit.deviceType());
+                    // An id ingest minted can never be reused by a sender, so its data units need no digest: the mark.
+                    Long digest = MintedId.isMarked(record.headers()) ? null : UplinkDigest.of(uplink);
                     for (var earlier : history) {
-                        sends.add(kafka.send(traced(record, dataUnit(record, earlier, digest))));
+                        sends.add(kafka.send(traced(record, dataUnit(earlier, digest))));
                     }
-                    sends.add(kafka.send(traced(record, dataUnit(record, unit, digest))));
+                    sends.add(kafka.send(traced(record, dataUnit(unit, digest))));
                 }
                 case Outcome.DeadLetter dead -> {
                     metrics.deadLettered(dead.cause());
@@ -140,12 +142,17 @@ class UplinkListener {
         return out;
     }
 
-    /** A data unit of the uplink {@code in}, with its uplink's digest and, if ingest minted its id, the mark. */
-    private static ProducerRecord<String, Object> dataUnit(
-            ConsumerRecord<String, byte[]> in, DataUnit unit, long uplinkDigest) {
+    /**
+     * A data unit with its uplink's digest, or, when {@code uplinkDigest} is null, the mark of an id ingest minted:
+     * one header either way (each costs every producer and consumer of the record).
+     */
+    private static ProducerRecord<String, Object> dataUnit(DataUnit unit, Long uplinkDigest) {
         var out = PipelineTopic.DATA_UNITS.record(unit.deviceId(), unit);
-        UplinkDigest.add(out.headers(), uplinkDigest);
-        MintedId.copy(in.headers(), out.headers());
+        if (uplinkDigest == null) {
+            MintedId.mark(out.headers());
+        } else {
+            UplinkDigest.add(out.headers(), uplinkDigest);
+        }
         return out;
     }
 

@@ -103,7 +103,7 @@ class UplinkListenerTest {
     }
 
     @Test
-    void marksTheDataUnitsOfAnUplinkWhoseIdIngestMintedAndNoOthers() throws Exception {
+    void marksTheDataUnitsOfAnUplinkWhoseIdIngestMintedInsteadOfGivingThemItsDigest() throws Exception {
         var minted = uplink("dev-minted", "01755C0367F600");
         var record = new ProducerRecord<String, byte[]>(
                 PipelineTopic.UPLINKS_ENCODED.topicName(), minted.deviceId(), EventJson.write(minted));
@@ -112,12 +112,12 @@ class UplinkListenerTest {
         var named = uplink("dev-named", "01755C0367F600");
         send(named.deviceId(), EventJson.write(named));
 
-        assertThat(MintedId.isMarked(awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-minted")
-                        .headers()))
-                .isTrue();
-        assertThat(MintedId.isMarked(awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-named")
-                        .headers()))
-                .isFalse();
+        var ofMinted = awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-minted");
+        assertThat(MintedId.isMarked(ofMinted.headers())).isTrue();
+        assertThat(UplinkDigest.read(ofMinted.headers())).isNull();
+        var ofNamed = awaitRecord(PipelineTopic.DATA_UNITS.topicName(), "dev-named");
+        assertThat(MintedId.isMarked(ofNamed.headers())).isFalse();
+        assertThat(UplinkDigest.read(ofNamed.headers())).isEqualTo(UplinkDigest.of(named));
     }
 
     @Test

@@ -6,7 +6,8 @@ import org.apache.kafka.common.header.Headers;
  * Marks a record whose uplink id ingest minted when it received the uplink (no client id, idempotency key or network
  * message id named it): every copy of such an uplink, and of each data unit decoded from it, carries the receipt time
  * the id was minted with, so a repeat has the history's whole key (id, received_at) and the store writer need not
- * look its ids up before it copies them in. A record without the mark may be a client's retry, received again.
+ * look its ids up before it copies them in. A record without the mark may be a client's retry, received again. On
+ * data-units the mark stands in for the {@link UplinkDigest}, which only a sender's reused key needs.
  */
 public final class MintedId {
 
@@ -24,12 +25,5 @@ public final class MintedId {
     public static boolean isMarked(Headers headers) {
         var header = headers.lastHeader(HEADER);
         return header != null && header.value() != null && header.value().length == 1 && header.value()[0] == 1;
-    }
-
-    /** Marks {@code to} when {@code from} is marked. */
-    public static void copy(Headers from, Headers to) {
-        if (isMarked(from)) {
-            mark(to);
-        }
     }
 }

@@ -42,7 +42,10 @@ public final class UplinkDigest {
         headers.add(HEADER, ByteBuffer.allocate(Long.BYTES).putLong(digest).array());
     }
 
-    /** The digest a record carries, or null when it carries none (written before digests, or by another producer). */
+    /**
+     * The digest a record carries, or null when it carries none (an uplink whose id ingest minted, see {@link
+     * MintedId}; written before digests; or by another producer).
+     */
     public static Long read(Headers headers) {
         var header = headers.lastHeader(HEADER);
         return header == null || header.value() == null || header.value().length != Long.BYTES
