@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
 import tools.jackson.databind.JsonNode;
 
 /**
- * One uplink is one trace: the W3C trace id travels in the {@code traceparent} header from the ingest request
- * through uplinks.encoded, data-units and alarms, and out on the dashboard's WebSocket messages.
+ * One uplink is one trace: a caller's W3C trace id travels in the {@code traceparent} header from the ingest request
+ * through uplinks.encoded, data-units and alarms, and out on the dashboard's WebSocket messages; an uplink whose
+ * caller sends none is in its own trace, whose id is the uplink id's, and named on alarms and WebSocket messages.
  */
 class TracePropagationIT {
 
@@ -60,15 +61,19 @@ class TracePropagationIT {
     }
 
     @Test
-    void shouldStartOneTraceAtIngestWhenTheCallerSendsNone() {
+    void shouldPutAnUplinkWhoseCallerSendsNoTraceIntoItsOwnTraceNamedByItsId() {
         var hops = follow(channel());
 
-        var traceId = hops.get("uplinks.encoded");
+        var traceId = RecordTracing.traceIdOf(followedUplink);
         assertThat(traceId).matches("[0-9a-f]{32}");
         assertThat(hops)
-                .as("trace id per hop")
-                .hasSize(5)
-                .allSatisfy((hop, id) -> assertThat(id).as(hop).isEqualTo(traceId));
+                .as("trace id per hop: records of the data path carry none (it is the uplink id's); the alarm names it")
+                .containsExactlyInAnyOrderEntriesOf(Map.of(
+                        "uplinks.encoded", "none",
+                        "data-units", "none",
+                        "alarms", traceId,
+                        "ws data-unit", traceId,
+                        "ws alarm", traceId));
     }
 
     @Test
@@ -102,7 +107,10 @@ class TracePropagationIT {
                 .isEqualTo(traceId);
     }
 
-    /** Posts one uplink that a rule raises an alarm for, and returns the trace id each hop carried. */
+    /** The uplink {@link #follow} posted last. */
+    private UUID followedUplink;
+
+    /** Posts one uplink that a rule raises an alarm for, and returns the trace id each hop carried ("none"). */
     private Map<String, String> follow(String channel, String... headers) {
         assertThat(client.createRule("""
                 {"name":"hot","filter":{"channel":"%s"},"condition":"temperature > 30","severity":"CRITICAL"}
@@ -125,6 +133,7 @@ class TracePropagationIT {
             assertThat(response.statusCode()).as(response.body()).isEqualTo(202);
             var uplinkId = UUID.fromString(
                     PipelineClient.json(response.body()).get("id").asString());
+            followedUplink = uplinkId;
             var dataUnitId = Ids.derive(uplinkId, "data-unit").toString();
 
             var hops = new HashMap<String, String>();
@@ -170,7 +179,8 @@ class TracePropagationIT {
             await().atMost(Duration.ofSeconds(30)).until(() -> {
                 for (var record : consumer.poll(Duration.ofMillis(500))) {
                     if (found[0] == null && matches(record.value(), event)) {
-                        found[0] = String.valueOf(RecordTracing.traceId(record.headers()));
+                        var traceId = RecordTracing.traceId(record.headers());
+                        found[0] = traceId == null ? "none" : traceId;
                     }
                 }
                 return found[0] != null;

@@ -2,6 +2,8 @@ package dev.iotpipeline.kafka.tracing;
 
 import io.micrometer.observation.ObservationRegistry;
 import java.nio.charset.StandardCharsets;
+import java.util.HexFormat;
+import java.util.UUID;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Headers;
@@ -15,7 +17,8 @@ import org.springframework.kafka.support.micrometer.KafkaRecordReceiverContext;
  * child spans and writes their {@code traceparent}. With no observation handlers (tracing off), or for a
  * record whose trace is not sampled, this is a plain call: the caller copies the trace headers onto what it
  * sends ({@link #copyTraceHeaders}), which keeps the trace id on every hop for a tenth of the CPU (an observed
- * record and send cost more than decoding it).
+ * record and send cost more than decoding it). A record without {@code traceparent} is in its uplink's own
+ * unsampled trace ({@link TraceStart}), whose id is the uplink id's ({@link #traceIdOf}).
  */
 public final class RecordTracing {
 
@@ -35,7 +38,7 @@ public final class RecordTracing {
     }
 
     public <T> T observe(ConsumerRecord<?, ?> record, Supplier<T> work) {
-        if (registry.isNoop() || unsampled(record.headers())) {
+        if (registry.isNoop() || !sampled(record.headers())) {
             return work.get();
         }
         return KafkaListenerObservation.LISTENER_OBSERVATION
@@ -61,18 +64,62 @@ public final class RecordTracing {
 
     /**
      * Whether the headers carry a well-formed {@code traceparent} whose sampled flag is off: such a trace records no
-     * span anywhere, so a hop need not observe it, only pass the header on. No header, or one that cannot be read,
-     * is not unsampled: the hop observes it and so starts a trace of its own.
+     * span anywhere, so a hop need not observe it, only pass the header on.
      */
     public static boolean unsampled(Headers headers) {
+        return flags(headers) == 0;
+    }
+
+    /**
+     * Whether the headers carry a well-formed {@code traceparent} whose sampled flag is on: only such a record's
+     * hop is observed. Without one the record is in an unsampled trace: its uplink's own, or a caller's.
+     */
+    public static boolean sampled(Headers headers) {
+        return flags(headers) == 1;
+    }
+
+    /** The sampled flag of a well-formed {@code traceparent} (0 or 1), or -1 without one. */
+    private static int flags(Headers headers) {
         var header = headers.lastHeader(TRACEPARENT);
         var value = header == null ? null : header.value();
         // version 00: 2 + 1 + 32 + 1 + 16 + 1 + 2 characters, the flags last
         if (value == null || value.length != 55 || value[2] != '-' || value[35] != '-' || value[52] != '-') {
-            return false;
+            return -1;
         }
         int flags = Character.digit(value[54], 16);
-        return Character.digit(value[53], 16) >= 0 && flags >= 0 && (flags & 1) == 0;
+        return Character.digit(value[53], 16) >= 0 && flags >= 0 ? flags & 1 : -1;
+    }
+
+    /**
+     * The trace id of the uplink's own trace, the one the stack starts and does not sample: the uplink id's 32 hex
+     * digits, lowercase (as W3C Trace Context writes ids); null for a null id.
+     */
+    public static String traceIdOf(UUID uplinkId) {
+        if (uplinkId == null) {
+            return null;
+        }
+        var hex = HexFormat.of();
+        return hex.toHexDigits(uplinkId.getMostSignificantBits()) + hex.toHexDigits(uplinkId.getLeastSignificantBits());
+    }
+
+    /**
+     * The trace id of a record: its {@code traceparent}'s, or without one its uplink's own ({@link #traceIdOf}).
+     */
+    public static String traceId(Headers headers, UUID uplinkId) {
+        var traceId = traceId(headers);
+        return traceId != null || headers.lastHeader(TRACEPARENT) != null ? traceId : traceIdOf(uplinkId);
+    }
+
+    /**
+     * A {@code traceparent} that puts a record into its uplink's own unsampled trace, for a record that must name it
+     * (an alarm, which has no uplink id of its own); its parent id is the uplink id's last 16 hex digits, which no
+     * span has, as no span of an unsampled trace is recorded.
+     */
+    public static byte[] uplinkTraceparent(UUID uplinkId) {
+        long parent = uplinkId.getLeastSignificantBits();
+        var hex = HexFormat.of();
+        return ("00-" + traceIdOf(uplinkId) + "-" + hex.toHexDigits(parent == 0 ? 1 : parent) + "-00")
+                .getBytes(StandardCharsets.US_ASCII);
     }
 
     /**

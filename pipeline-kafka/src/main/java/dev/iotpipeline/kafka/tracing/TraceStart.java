@@ -10,8 +10,11 @@ import org.apache.kafka.common.header.Headers;
 
 /**
  * Sends a record that starts its hop of a trace (no consumed record to continue), deciding sampling before the
- * send: an unsampled trace's {@code traceparent} is written onto the record directly, so that
- * {@link SampledHopsOnly} skips the send's observation; a sampled one is sent inside a span, observed as before.
+ * send. A trace the stack starts and does not sample is the uplink's own: its records carry no {@code
+ * traceparent}, and its trace id is the uplink id's 32 hex digits ({@link RecordTracing#traceIdOf}), which any hop
+ * can compute; a header on every record of every hop cost each producer and consumer of it more than the id is
+ * worth. Any other trace (a caller's, or one sampled here) is written onto the record, so that {@link
+ * SampledHopsOnly} observes the send of a sampled one and skips that of an unsampled one.
  */
 public final class TraceStart {
 
@@ -41,17 +44,16 @@ public final class TraceStart {
         }
         var current = tracer.currentSpan();
         if (current != null) {
-            if (!sampled(current)) {
-                propagator.inject(current.context(), record.headers(), HEADERS);
-            }
+            // A sampled one is replaced by the observed send's own span, a child of this one.
+            propagator.inject(current.context(), record.headers(), HEADERS);
             return send.apply(record);
         }
         var root = tracer.nextSpan();
         if (!sampled(root)) {
-            propagator.inject(root.context(), record.headers(), HEADERS);
             return send.apply(record);
         }
         root.name(spanName).start();
+        propagator.inject(root.context(), record.headers(), HEADERS);
         try (var scope = tracer.withSpan(root)) {
             return send.apply(record);
         } finally {

@@ -16,6 +16,7 @@ import io.micrometer.tracing.brave.bridge.W3CPropagation;
 import io.micrometer.tracing.handler.PropagatingReceiverTracingObservationHandler;
 import io.micrometer.tracing.propagation.Propagator;
 import java.nio.charset.StandardCharsets;
+import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
@@ -62,19 +63,17 @@ class RecordTracingTest {
     }
 
     @Test
-    void recordWithoutTraceparentStartsItsOwnTrace() {
+    void aRecordWithoutTraceparentIsInItsUplinksUnsampledTraceAndRunsWithoutAnObservation() {
         var span = tracing(registry).observe(record(null), tracer::currentSpan);
 
-        assertThat(span).isNotNull();
-        assertThat(span.context().traceId()).hasSize(32).isNotEqualTo(TRACE_ID);
+        assertThat(span).isNull();
     }
 
     @Test
-    void malformedTraceparentStartsItsOwnTraceInsteadOfFailing() {
+    void aMalformedTraceparentRunsWithoutAnObservationInsteadOfFailing() {
         var span = tracing(registry).observe(record("not-a-traceparent"), tracer::currentSpan);
 
-        assertThat(span).isNotNull();
-        assertThat(span.context().traceId()).hasSize(32);
+        assertThat(span).isNull();
     }
 
     @Test
@@ -111,6 +110,45 @@ class RecordTracingTest {
                 .isFalse();
         assertThat(RecordTracing.unsampled(headers("garbage"))).isFalse();
         assertThat(RecordTracing.unsampled(new RecordHeaders())).isFalse();
+    }
+
+    @Test
+    void sampledOnlyForAWellFormedTraceparentWithTheSampledFlagOn() {
+        assertThat(RecordTracing.sampled(headers(TRACEPARENT))).isTrue();
+        assertThat(RecordTracing.sampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-03")))
+                .isTrue();
+        assertThat(RecordTracing.sampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-00")))
+                .isFalse();
+        assertThat(RecordTracing.sampled(headers("00-" + TRACE_ID + "-" + PARENT_SPAN + "-0x")))
+                .isFalse();
+        assertThat(RecordTracing.sampled(headers("garbage"))).isFalse();
+        assertThat(RecordTracing.sampled(new RecordHeaders())).isFalse();
+    }
+
+    @Test
+    void theUplinksOwnTraceIdIsItsIdInHexDigits() {
+        var uplink = UUID.fromString("0193b8a2-7c4e-7d21-9f3a-2b4c6d8e0a1b");
+
+        assertThat(RecordTracing.traceIdOf(uplink)).isEqualTo("0193b8a27c4e7d219f3a2b4c6d8e0a1b");
+        assertThat(RecordTracing.traceIdOf(null)).isNull();
+        assertThat(RecordTracing.traceId(new RecordHeaders(), uplink)).isEqualTo("0193b8a27c4e7d219f3a2b4c6d8e0a1b");
+        assertThat(RecordTracing.traceId(headers(TRACEPARENT), uplink))
+                .as("a record's own traceparent wins")
+                .isEqualTo(TRACE_ID);
+        assertThat(RecordTracing.traceId(headers("garbage"), uplink))
+                .as("a traceparent that cannot be read names no trace, as before")
+                .isNull();
+    }
+
+    @Test
+    void theUplinksOwnTraceparentIsAWellFormedUnsampledOneWithItsTraceId() {
+        var uplink = UUID.fromString("0193b8a2-7c4e-7d21-9f3a-2b4c6d8e0a1b");
+        var headers = new RecordHeaders().add("traceparent", RecordTracing.uplinkTraceparent(uplink));
+
+        assertThat(new String(headers.lastHeader("traceparent").value(), StandardCharsets.US_ASCII))
+                .isEqualTo("00-0193b8a27c4e7d219f3a2b4c6d8e0a1b-9f3a2b4c6d8e0a1b-00");
+        assertThat(RecordTracing.unsampled(headers)).isTrue();
+        assertThat(RecordTracing.traceId(headers)).isEqualTo("0193b8a27c4e7d219f3a2b4c6d8e0a1b");
     }
 
     @Test

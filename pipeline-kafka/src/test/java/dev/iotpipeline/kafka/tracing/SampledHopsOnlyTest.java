@@ -3,6 +3,7 @@ package dev.iotpipeline.kafka.tracing;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.observation.Observation;
+import io.micrometer.observation.ObservationRegistry;
 import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -23,14 +24,24 @@ class SampledHopsOnlyTest {
     }
 
     @Test
-    void aSendOfASampledTraceOrOfNoTraceYetIsObserved() {
+    void aSendOfASampledTraceIsObserved() {
         assertThat(predicate.test("spring.kafka.template", sent(SAMPLED))).isTrue();
-        assertThat(predicate.test("spring.kafka.template", sent(null))).isTrue();
+    }
+
+    @Test
+    void aSendWithoutTraceIsObservedOnlyInsideAnotherObservation() {
+        assertThat(predicate.test("spring.kafka.template", sent(null)))
+                .as("the uplink's own unsampled trace")
+                .isFalse();
+        var inside = sent(null);
+        inside.setParentObservation(Observation.start("http.server.requests", ObservationRegistry.create()));
+        assertThat(predicate.test("spring.kafka.template", inside)).isTrue();
     }
 
     @Test
     void aReceiveIsObservedOnlyForASampledTrace() {
         assertThat(predicate.test("spring.kafka.listener", received(UNSAMPLED))).isFalse();
+        assertThat(predicate.test("spring.kafka.listener", received(null))).isFalse();
         assertThat(predicate.test("spring.kafka.listener", received(SAMPLED))).isTrue();
     }
 
@@ -50,7 +61,9 @@ class SampledHopsOnlyTest {
 
     private static KafkaRecordReceiverContext received(String traceparent) {
         var record = new ConsumerRecord<String, String>("uplinks.encoded", 0, 1L, "device-1", "{}");
-        record.headers().add("traceparent", traceparent.getBytes(StandardCharsets.US_ASCII));
+        if (traceparent != null) {
+            record.headers().add("traceparent", traceparent.getBytes(StandardCharsets.US_ASCII));
+        }
         return new KafkaRecordReceiverContext(record, "decoder", "decoder", "decoder", () -> null);
     }
 }

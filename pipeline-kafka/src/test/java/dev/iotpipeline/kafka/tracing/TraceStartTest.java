@@ -28,20 +28,19 @@ class TraceStartTest {
     }
 
     @Test
-    void anUnsampledNewTraceIsWrittenOntoTheRecordSoItsSendIsNotObserved() {
+    void anUnsampledNewTraceIsTheUplinksOwnAndLeavesTheRecordWithoutTraceparent() {
         var tracer = tracer(Sampler.NEVER_SAMPLE);
         var record = record();
 
         new TraceStart(tracer, propagator(), "uplink").send(record, this::send);
 
-        assertThat(RecordTracing.traceId(record.headers())).matches("[0-9a-f]{32}");
-        assertThat(RecordTracing.unsampled(record.headers())).isTrue();
+        assertThat(record.headers().toArray()).isEmpty();
         assertThat(spansDuringSend).containsOnlyNulls();
     }
 
     @Test
-    void eachRecordStartsATraceOfItsOwn() {
-        var traces = new TraceStart(tracer(Sampler.NEVER_SAMPLE), propagator(), "uplink");
+    void eachSampledRecordStartsATraceOfItsOwn() {
+        var traces = new TraceStart(tracer(Sampler.ALWAYS_SAMPLE), propagator(), "uplink");
         var first = record();
         var second = record();
 
@@ -52,7 +51,7 @@ class TraceStartTest {
     }
 
     @Test
-    void aSampledNewTraceIsSentInsideASpanAndLeftToTheObservedSend() {
+    void aSampledNewTraceIsSentInsideASpanAndWrittenOntoTheRecordForTheObservedSend() {
         var tracer = tracer(Sampler.ALWAYS_SAMPLE);
         var record = record();
 
@@ -61,10 +60,12 @@ class TraceStartTest {
         assertThat(spansDuringSend).singleElement().satisfies(span -> {
             assertThat(span).isNotNull();
             assertThat(span.context().sampled()).isTrue();
+            assertThat(RecordTracing.traceId(record.headers()))
+                    .isEqualTo(span.context().traceId());
         });
-        assertThat(record.headers().lastHeader("traceparent"))
-                .as("the observation writes it")
-                .isNull();
+        assertThat(RecordTracing.sampled(record.headers()))
+                .as("so SampledHopsOnly observes the send, whose span replaces it")
+                .isTrue();
         assertThat(tracer.currentSpan()).as("scope closed after the send").isNull();
     }
 
@@ -84,7 +85,7 @@ class TraceStartTest {
     }
 
     @Test
-    void aSampledCurrentTraceIsLeftToTheObservedSend() {
+    void aSampledCurrentTraceIsWrittenOntoTheRecordForTheObservedSend() {
         var tracer = tracer(Sampler.ALWAYS_SAMPLE);
         var current = tracer.nextSpan().start();
         var record = record();
@@ -93,7 +94,9 @@ class TraceStartTest {
             new TraceStart(tracer, propagator(), "uplink").send(record, this::send);
         }
 
-        assertThat(record.headers().lastHeader("traceparent")).isNull();
+        assertThat(RecordTracing.traceId(record.headers()))
+                .isEqualTo(current.context().traceId());
+        assertThat(RecordTracing.sampled(record.headers())).isTrue();
         assertThat(spansDuringSend).singleElement().isEqualTo(current);
     }
 

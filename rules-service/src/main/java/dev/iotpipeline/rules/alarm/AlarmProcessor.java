@@ -40,6 +40,8 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
     /** The data unit being processed; null in punctuations, whose alarms have no triggering record. */
     private Headers triggering;
 
+    private UUID triggeringUplink;
+
     AlarmProcessor(RuleSet rules, Clock clock, RuleMetrics metrics, Duration punctuationInterval) {
         this.rules = rules;
         this.clock = clock;
@@ -63,11 +65,13 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
         metrics.polled(record.timestamp());
         var unit = record.value();
         triggering = record.headers();
+        triggeringUplink = unit.uplinkId();
         int matched;
         try {
             matched = evaluateAll(unit);
         } finally {
             triggering = null;
+            triggeringUplink = null;
         }
         metrics.evaluated(matched, System.nanoTime() - started);
     }
@@ -211,12 +215,16 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
 
     /**
      * A record built here carries no headers of its input, so the triggering data unit's trace headers are
-     * copied on: its alarm joins the uplink's trace. Its other headers are not the alarm's to carry.
+     * copied on: its alarm joins the uplink's trace. Its other headers are not the alarm's to carry. A unit without
+     * them is in its uplink's own trace, which the alarm names in a header (it has no uplink id to derive it from).
      */
     private void forward(AlarmEvent event) {
         var headers = new RecordHeaders();
         if (triggering != null) {
             RecordTracing.copyTraceHeaders(triggering, headers);
+            if (headers.lastHeader(RecordTracing.TRACEPARENT) == null && triggeringUplink != null) {
+                headers.add(RecordTracing.TRACEPARENT, RecordTracing.uplinkTraceparent(triggeringUplink));
+            }
         }
         context.forward(new Record<>(event.deviceId(), event, clock.millis(), headers));
     }

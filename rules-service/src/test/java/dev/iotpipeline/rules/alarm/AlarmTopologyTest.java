@@ -116,6 +116,20 @@ class AlarmTopologyTest {
                 .allSatisfy(r -> assertThat(r.headers().lastHeader("other")).isNull());
     }
 
+    @Test
+    void shouldNameTheUplinksOwnTraceOnAnAlarmRaisedByADataUnitWithoutOne() {
+        rules.apply("r1", threshold("r1", new RuleFilter("irrigation", null, null), "temperature > 30", null, null));
+        var unit = unit("dev-1", 31.0, 0);
+
+        dataUnits.pipeInput(new org.apache.kafka.streams.test.TestRecord<>("dev-1", unit, T0));
+
+        var raised = alarms.readRecord();
+        assertThat(dev.iotpipeline.kafka.tracing.RecordTracing.traceId(raised.headers()))
+                .isEqualTo(dev.iotpipeline.kafka.tracing.RecordTracing.traceIdOf(unit.uplinkId()));
+        assertThat(dev.iotpipeline.kafka.tracing.RecordTracing.unsampled(raised.headers()))
+                .isTrue();
+    }
+
     private static org.apache.kafka.streams.test.TestRecord<String, DataUnit> traced(
             String key, DataUnit unit, String traceparent) {
         var headers = new org.apache.kafka.common.header.internals.RecordHeaders();

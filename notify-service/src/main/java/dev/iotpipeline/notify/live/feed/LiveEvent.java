@@ -10,7 +10,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 
 /**
  * One event of a live stream, with what subscriptions match on, where it sits in its topic, and the trace id
- * of the uplink it came from (null when its record had none).
+ * of the uplink it came from (null when neither its record nor its event names one).
  */
 public record LiveEvent(
         LiveStream stream,
@@ -42,10 +42,10 @@ public record LiveEvent(
     /** Parses a record of {@code stream}'s topic; throws on a record that is not such an event. */
     public static LiveEvent of(LiveStream stream, ConsumerRecord<String, byte[]> record) {
         var json = new String(record.value(), StandardCharsets.UTF_8);
-        var traceId = RecordTracing.traceId(record.headers());
         return switch (stream) {
             case DATA_UNITS -> {
                 var unit = EventJson.read(record.value(), Routing.class);
+                var traceId = RecordTracing.traceId(record.headers(), unit.uplinkId());
                 yield new LiveEvent(
                         stream,
                         unit.id(),
@@ -61,6 +61,7 @@ public record LiveEvent(
             }
             case ALARMS -> {
                 var alarm = PipelineTopic.ALARMS.read(record.value());
+                var traceId = RecordTracing.traceId(record.headers());
                 yield new LiveEvent(
                         stream,
                         alarm.id(),
@@ -78,9 +79,9 @@ public record LiveEvent(
     }
 
     /**
-     * What the feed reads of a data unit: the fields it routes and resumes by. Its measurements and attributes are
+     * What the feed reads of a data unit: the fields it routes and resumes by, and its uplink (its trace id). Its measurements and attributes are
      * skipped, not built into maps, on every data unit whether or not anyone is subscribed; subscribers get the
      * record's own JSON.
      */
-    record Routing(UUID id, String channel, String deviceType, String deviceId, Instant receivedAt) {}
+    record Routing(UUID id, UUID uplinkId, String channel, String deviceType, String deviceId, Instant receivedAt) {}
 }

@@ -30,7 +30,7 @@ class LiveFeedJmhTest {
 
         assertThat(event.channel()).isEqualTo("irrigation");
         assertThat(event.deviceId()).isEqualTo("dev-1");
-        assertThat(event.traceId()).isEqualTo("4bf92f3577b34da6a3ce929d0e0e4736");
+        assertThat(event.traceId()).as("its uplink's own trace").isEqualTo("0193b8a27c4e7d219f3a2b4c6d8e0a1b");
         assertThat(event.partition()).isEqualTo(3);
     }
 
@@ -39,7 +39,7 @@ class LiveFeedJmhTest {
         assertThat(bench.matchAndRender())
                 .startsWith("{\"type\":\"data-unit\",\"subscription\":\"live\",\"data\":{")
                 .contains("\"temperature\":30.8")
-                .endsWith(",\"traceId\":\"4bf92f3577b34da6a3ce929d0e0e4736\"}");
+                .endsWith(",\"traceId\":\"0193b8a27c4e7d219f3a2b4c6d8e0a1b\"}");
     }
 
     @Test
