@@ -12,9 +12,9 @@ import org.apache.kafka.common.header.Headers;
  * Sends a record that starts its hop of a trace (no consumed record to continue), deciding sampling before the
  * send. A trace the stack starts and does not sample is the uplink's own: its records carry no {@code
  * traceparent}, and its trace id is the uplink id's 32 hex digits ({@link RecordTracing#traceIdOf}), which any hop
- * can compute; a header on every record of every hop cost each producer and consumer of it more than the id is
- * worth. Any other trace (a caller's, or one sampled here) is written onto the record, so that {@link
- * SampledHopsOnly} observes the send of a sampled one and skips that of an unsampled one.
+ * can compute, and which keeps 68 bytes off each of its records. Any other trace (a caller's, or one sampled here)
+ * is written onto the record, so that {@link SampledHopsOnly} observes the send of a sampled one and skips that of
+ * an unsampled one.
  */
 public final class TraceStart {
 
