@@ -79,9 +79,9 @@ public record LiveEvent(
     }
 
     /**
-     * What the feed reads of a data unit: the fields it routes and resumes by, and its uplink (its trace id). Its measurements and attributes are
-     * skipped, not built into maps, on every data unit whether or not anyone is subscribed; subscribers get the
-     * record's own JSON.
+     * What the feed reads of a data unit: the fields it routes and resumes by, and its uplink (its trace id). Its
+     * measurements and attributes are skipped, not built into maps, on every data unit whether or not anyone is
+     * subscribed; subscribers get the record's own JSON.
      */
     record Routing(UUID id, UUID uplinkId, String channel, String deviceType, String deviceId, Instant receivedAt) {}
 }
