@@ -106,8 +106,8 @@ public final class RecordTracing {
      * The trace id of a record: its {@code traceparent}'s, or without one its uplink's own ({@link #traceIdOf}).
      */
     public static String traceId(Headers headers, UUID uplinkId) {
-        var traceId = traceId(headers);
-        return traceId != null || headers.lastHeader(TRACEPARENT) != null ? traceId : traceIdOf(uplinkId);
+        var header = headers.lastHeader(TRACEPARENT);
+        return header == null ? traceIdOf(uplinkId) : traceId(header.value());
     }
 
     /**
@@ -128,7 +128,10 @@ public final class RecordTracing {
      */
     public static String traceId(Headers headers) {
         var header = headers.lastHeader(TRACEPARENT);
-        var value = header == null ? null : header.value();
+        return header == null ? null : traceId(header.value());
+    }
+
+    private static String traceId(byte[] value) {
         if (value == null) {
             return null;
         }
