@@ -7,9 +7,9 @@
 # step. k6's CPU per request is the generator's share of every wave, on the same two cores as the stack.
 # Raw: $OUT/run-N/ (k6 summary, POST and time_lapse samples, k6's CPU); report: $REPORT. BENCH_PROCESSES=1 runs
 # --processes; FIRST (10) is where the split falls, in seconds; REPORT_ONLY=1 writes the report from $OUT again.
-# TARGET=null runs the same k6 suite against bench/nullserver (Go: 202 at once, nothing else) instead of a stack,
-# with no warm-up: what the shape and the generator alone make of the latencies on these cores (the suite's
-# delivery checks fail there, as nothing is delivered; only the POSTs count).
+# TARGET=null runs the same k6 suite against bench/nullserver -feed (Go: 202 at once, and each uplink pushed at once
+# to the WebSocket subscriber as a data unit) instead of a stack, with no warm-up: what the shape and the generator
+# alone make of the POST and time_lapse latencies on these cores, every hop costing nothing.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -46,7 +46,7 @@ if [ "${REPORT_ONLY:-}" != 1 ]; then
     echo "seed-waves run $run of $RUNS"
     if [ "$TARGET" = null ]; then
       (cd bench/nullserver && go build -o nullserver .)
-      bench/nullserver/nullserver -addr 127.0.0.1:28090 & null=$!
+      bench/nullserver/nullserver -addr 127.0.0.1:28090 -feed & null=$!
       INGEST_URL=http://127.0.0.1:28090 NOTIFY_URL=http://127.0.0.1:28090 WS_URL=ws://127.0.0.1:28090/ws \
         measure "$OUT/run-$run" || true
       kill "$null"
@@ -87,7 +87,7 @@ done
   echo "- **Command:** \`${BENCH_PROCESSES:+BENCH_PROCESSES=1 }$([ "$TARGET" = stack ] || echo "TARGET=$TARGET ")RUNS=$RUNS bench/seed-waves.sh\`"
   echo "- **Commit:** $(cat "$OUT/commit.txt"); $(nproc) cores; $(java -version 2>&1 | head -1)"
   if [ "$TARGET" = null ]; then
-    echo "- **Server:** bench/nullserver (Go, answers 202 at once), no stack; \`k6/run suite1-closed-loop\` (500 VUs × 60: POST, sleep 1 s) against it, measured with k6's per-sample CSV (its delivery checks fail: nothing is delivered)"
+    echo "- **Server:** bench/nullserver -feed (Go: answers 202 at once and pushes each uplink at once to the WebSocket subscriber as a data unit of notify's size), no stack; \`k6/run suite1-closed-loop\` (500 VUs × 60: POST, sleep 1 s) against it, measured with k6's per-sample CSV"
   else
     echo "- **Stack:** \`./pipeline run --no-build${BENCH_PROCESSES:+ --processes}\`, fresh per run, warmed by one run of the suite; then \`k6/run suite1-closed-loop\` (500 VUs × 60: POST, sleep 1 s) measured with k6's per-sample CSV"
   fi
