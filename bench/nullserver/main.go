@@ -21,35 +21,45 @@ import (
 	"github.com/gorilla/websocket"
 )
 
-// feed is the WebSocket side: subscribers by channel, and the uplinks counted per channel.
+// feed is the WebSocket side: per channel, its subscribers and how many uplinks it got.
 type feed struct {
-	mu          sync.Mutex
-	subscribers map[string][]chan []byte
-	counts      map[string]*atomic.Int64
-	seq         atomic.Int64
+	mu       sync.Mutex
+	channels map[string]*channelFeed
+	seq      atomic.Int64
+}
+
+type channelFeed struct {
+	uplinks     atomic.Int64
+	subscribers []chan []byte
 }
 
 func newFeed() *feed {
-	return &feed{subscribers: map[string][]chan []byte{}, counts: map[string]*atomic.Int64{}}
+	return &feed{channels: map[string]*channelFeed{}}
 }
 
-func (f *feed) count(channel string) *atomic.Int64 {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	c, ok := f.counts[channel]
+// channel returns the channel's state, made on first use; the caller holds f.mu.
+func (f *feed) channel(name string) *channelFeed {
+	c, ok := f.channels[name]
 	if !ok {
-		c = new(atomic.Int64)
-		f.counts[channel] = c
+		c = &channelFeed{}
+		f.channels[name] = c
 	}
 	return c
+}
+
+func (f *feed) count(channel string) int64 {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.channel(channel).uplinks.Load()
 }
 
 // publish hands a data unit for one uplink of channel to each subscriber's writer; a subscriber too far behind
 // loses it, as k6 will then report (its delivery check fails).
 func (f *feed) publish(channel, deviceID string, receivedAt time.Time) {
-	f.count(channel).Add(1)
 	f.mu.Lock()
-	subs := f.subscribers[channel]
+	c := f.channel(channel)
+	c.uplinks.Add(1)
+	subs := c.subscribers
 	f.mu.Unlock()
 	if len(subs) == 0 {
 		return
@@ -110,7 +120,8 @@ func (f *feed) serveWS(w http.ResponseWriter, r *http.Request) {
 		switch m.Type {
 		case "subscribe":
 			f.mu.Lock()
-			f.subscribers[m.Filter.Channel] = append(f.subscribers[m.Filter.Channel], out)
+			c := f.channel(m.Filter.Channel)
+			c.subscribers = append(c.subscribers, out)
 			f.mu.Unlock()
 			out <- []byte(fmt.Sprintf(`{"type":"subscribed","id":%q}`, m.ID))
 		case "ping":
@@ -127,6 +138,8 @@ func main() {
 	zero := []byte(`{"count":0}`)
 	f := newFeed()
 	handler := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		// Taken on arrival, as ingest takes an uplink's receivedAt before it answers.
+		receivedAt := time.Now()
 		if *withFeed && r.URL.Path == "/ws" {
 			f.serveWS(w, r)
 			return
@@ -135,7 +148,7 @@ func main() {
 		if r.Method == http.MethodGet {
 			w.WriteHeader(http.StatusOK)
 			if *withFeed && r.URL.Path == "/data-units/count" {
-				fmt.Fprintf(w, `{"count":%d}`, f.count(r.URL.Query().Get("channel")).Load())
+				fmt.Fprintf(w, `{"count":%d}`, f.count(r.URL.Query().Get("channel")))
 				return
 			}
 			w.Write(zero)
@@ -143,10 +156,12 @@ func main() {
 		}
 		w.WriteHeader(http.StatusAccepted)
 		w.Write(accepted)
+		if !*withFeed {
+			return
+		}
 		w.(http.Flusher).Flush()
 		// /sensor-data/{channel}/encoded/{type}: single uplinks only, as the seed shape posts them.
-		if parts := strings.Split(r.URL.Path, "/"); *withFeed && len(parts) > 2 && parts[1] == "sensor-data" {
-			receivedAt := time.Now()
+		if parts := strings.Split(r.URL.Path, "/"); len(parts) > 2 && parts[1] == "sensor-data" {
 			var body struct {
 				DeviceID string `json:"deviceId"`
 			}
