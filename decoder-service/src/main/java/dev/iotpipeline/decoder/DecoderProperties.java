@@ -3,6 +3,7 @@ package dev.iotpipeline.decoder;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -24,7 +25,9 @@ public record DecoderProperties(
      * bounds the start's read of the device-types topic. A poll of fewer than {@code sendNowBelow} uplinks has its
      * data units sent at once; a larger one lets them wait up to the producer's {@code linger.ms}, which paces the
      * polls under load so that each hop downstream gets fuller fetches, unless it holds {@code sendNowFrom} or more
-     * (batches that large are full enough, and a backlog draining would only be paused).
+     * (batches that large are full enough, and a backlog draining would only be paused), or fewer than
+     * {@code sendNowBelowRate} uplinks a second come (0: never; the box then has CPU to spare, and devices posting in
+     * step would only wait).
      */
     public record Kafka(
             @DefaultValue("6") @Positive int partitions,
@@ -34,6 +37,7 @@ public record DecoderProperties(
             @NotNull @DefaultValue("30s") Duration sendTimeout,
             @DefaultValue("8") @Positive int sendNowBelow,
             @DefaultValue("32") @Positive int sendNowFrom,
+            @DefaultValue("2000") @PositiveOrZero int sendNowBelowRate,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax,
             @NotNull @DefaultValue("60s") Duration readerStartTimeout) {}

@@ -3,6 +3,7 @@ package dev.iotpipeline.ingest;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
+import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
 import java.util.Map;
 import org.hibernate.validator.constraints.time.DurationMin;
@@ -26,8 +27,9 @@ public record IngestProperties(
      * How long a request may wait for Kafka before 503, how many uplinks may await an ack at once, and the layout
      * of uplinks.encoded: {@code retention} is how far back the decoder can be replayed. {@code readerStartTimeout}
      * bounds the wait for the device-types topic at start. A request that finds fewer than {@code sendNowBelow}
-     * other uplinks awaiting an ack, or carries {@code sendNowFrom} uplinks or more, has its uplinks sent at once;
-     * the others wait up to the producer's {@code linger.ms} to share a produce request.
+     * other uplinks awaiting an ack, or carries {@code sendNowFrom} uplinks or more, or comes while fewer than
+     * {@code sendNowBelowRate} uplinks a second arrive (0: never), has its uplinks sent at once; the others wait up
+     * to the producer's {@code linger.ms} to share a produce request.
      */
     public record Kafka(
             @NotNull @DefaultValue("5s") Duration sendTimeout,
@@ -35,6 +37,7 @@ public record IngestProperties(
             @DefaultValue("20000") @Positive int maxInFlight,
             @DefaultValue("1") @Positive int sendNowBelow,
             @DefaultValue("32") @Positive int sendNowFrom,
+            @DefaultValue("2000") @PositiveOrZero int sendNowBelowRate,
             @DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("7d") Duration retention,

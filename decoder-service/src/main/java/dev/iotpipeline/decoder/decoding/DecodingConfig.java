@@ -37,6 +37,7 @@ class DecodingConfig {
                 properties.kafka().sendTimeout(),
                 properties.kafka().sendNowBelow(),
                 properties.kafka().sendNowFrom(),
+                properties.kafka().sendNowBelowRate(),
                 new DecoderMetrics(meters),
                 new RecordTracing(
                         observations.getIfAvailable(() -> ObservationRegistry.NOOP),

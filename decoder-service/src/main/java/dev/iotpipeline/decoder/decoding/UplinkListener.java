@@ -1,6 +1,7 @@
 package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.events.DataUnit;
+import dev.iotpipeline.kafka.batching.RecentRate;
 import dev.iotpipeline.kafka.batching.SendNow;
 import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.Failures;
@@ -38,6 +39,8 @@ class UplinkListener {
     private final RecordTracing tracing;
     private final int sendNowBelow;
     private final int sendNowFrom;
+    private final int sendNowBelowRate;
+    private final RecentRate rate = new RecentRate();
     private final SendNow sendNow;
 
     UplinkListener(
@@ -46,6 +49,7 @@ class UplinkListener {
             Duration sendTimeout,
             int sendNowBelow,
             int sendNowFrom,
+            int sendNowBelowRate,
             DecoderMetrics metrics,
             RecordTracing tracing) {
         this.decoder = decoder;
@@ -53,6 +57,7 @@ class UplinkListener {
         this.sendTimeout = sendTimeout;
         this.sendNowBelow = sendNowBelow;
         this.sendNowFrom = Math.max(sendNowBelow, sendNowFrom);
+        this.sendNowBelowRate = sendNowBelowRate;
         this.sendNow = new SendNow(kafka::flush, "decoder-send-now");
         this.metrics = metrics;
         this.tracing = tracing;
@@ -70,9 +75,11 @@ class UplinkListener {
             // Per record, so each data unit and dead letter continues the trace of its own uplink.
             writes.add(tracing.observe(record, () -> write(record)));
         }
-        if (records.size() < sendNowBelow || records.size() >= sendNowFrom) {
+        boolean quiet = rate.add(records.size()) < sendNowBelowRate;
+        if (records.size() < sendNowBelow || records.size() >= sendNowFrom || quiet) {
             // Few uplinks came: nothing is busy, so their data units leave now instead of after the linger. Or many
-            // came: their produce request is full enough, and the linger would only pause the next poll.
+            // came: their produce request is full enough, and the linger would only pause the next poll. Or few
+            // come a second: the CPU the linger saves is not needed, and a burst of them would only wait.
             sendNow.request();
         }
         var all = CompletableFuture.allOf(writes.stream().flatMap(List::stream).toArray(CompletableFuture[]::new));

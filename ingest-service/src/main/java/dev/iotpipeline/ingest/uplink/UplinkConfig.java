@@ -69,6 +69,7 @@ class UplinkConfig {
                 k.maxInFlight(),
                 k.sendNowBelow(),
                 k.sendNowFrom(),
+                k.sendNowBelowRate(),
                 metrics,
                 new TraceStart(tracer.getIfUnique(), propagator.getIfUnique(), "uplink"));
     }

@@ -2,6 +2,7 @@ package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
+import dev.iotpipeline.kafka.batching.RecentRate;
 import dev.iotpipeline.kafka.batching.SendNow;
 import dev.iotpipeline.kafka.topic.MintedId;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
@@ -54,6 +55,8 @@ class UplinkPublisher implements AutoCloseable {
     private final SendNow sendNow;
     private final int sendNowBelow;
     private final int sendNowFrom;
+    private final int sendNowBelowRate;
+    private final RecentRate rate = new RecentRate();
 
     UplinkPublisher(
             KafkaOperations<String, Object> kafka,
@@ -63,11 +66,13 @@ class UplinkPublisher implements AutoCloseable {
             int maxInFlight,
             int sendNowBelow,
             int sendNowFrom,
+            int sendNowBelowRate,
             IngestMetrics metrics,
             TraceStart traces) {
         this.kafka = kafka;
         this.sendNowBelow = sendNowBelow;
         this.sendNowFrom = sendNowFrom;
+        this.sendNowBelowRate = sendNowBelowRate;
         this.sendNow = new SendNow(kafka::flush, "ingest-send-now");
         this.traces = traces;
         this.circuit = circuit;
@@ -116,8 +121,10 @@ class UplinkPublisher implements AutoCloseable {
         }
         // The producer lingers so that concurrent requests share produce requests; one that finds (almost) nothing
         // else awaiting Kafka has its uplinks sent at once instead, so a lone POST does not wait out the linger, and
-        // so has a batch large enough to fill a produce request of its own.
-        boolean atOnce = metrics.inFlight().addAndGet(count) - count < sendNowBelow || count >= sendNowFrom;
+        // so has a batch large enough to fill a produce request of its own. Below a rate the CPU a linger saves is
+        // not needed, and bursts (devices posting in step) would only wait.
+        boolean quiet = rate.add(count) < sendNowBelowRate;
+        boolean atOnce = metrics.inFlight().addAndGet(count) - count < sendNowBelow || count >= sendNowFrom || quiet;
         var sends = new ArrayList<CompletableFuture<?>>(count);
         long started = System.nanoTime();
         var sample = Timer.start();

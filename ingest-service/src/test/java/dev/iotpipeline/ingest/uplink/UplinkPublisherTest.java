@@ -60,8 +60,21 @@ class UplinkPublisherTest {
     }
 
     private UplinkPublisher publisher(Duration sendTimeout, int maxInFlight, int sendNowFrom) {
+        return publisher(sendTimeout, maxInFlight, sendNowFrom, 0);
+    }
+
+    private UplinkPublisher publisher(Duration sendTimeout, int maxInFlight, int sendNowFrom, int sendNowBelowRate) {
         return new UplinkPublisher(
-                kafka, circuit, sendTimeout, Duration.ofSeconds(2), maxInFlight, 1, sendNowFrom, metrics, NO_TRACING);
+                kafka,
+                circuit,
+                sendTimeout,
+                Duration.ofSeconds(2),
+                maxInFlight,
+                1,
+                sendNowFrom,
+                sendNowBelowRate,
+                metrics,
+                NO_TRACING);
     }
 
     @Test
@@ -89,6 +102,20 @@ class UplinkPublisherTest {
 
         publisher.publish(List.of(uplink()));
         verify(kafka, after(300).times(1)).flush();
+    }
+
+    @Test
+    void shouldSendRequestsBehindOthersAtOnceWhileTheRateIsLowAndLetThemLingerOnceItIsNot() {
+        when(kafka.send(any(ProducerRecord.class))).thenReturn(new CompletableFuture<>());
+        var publisher = publisher(Duration.ofSeconds(5), 10, Integer.MAX_VALUE, 4);
+        publisher.publish(List.of(uplink()));
+        verify(kafka, timeout(2_000)).flush();
+
+        publisher.publish(List.of(uplink(), uplink()));
+        verify(kafka, timeout(2_000).times(2)).flush();
+
+        publisher.publish(List.of(uplink()));
+        verify(kafka, after(300).times(2)).flush();
     }
 
     @Test
