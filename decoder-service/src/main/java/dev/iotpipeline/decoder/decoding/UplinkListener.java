@@ -1,8 +1,8 @@
 package dev.iotpipeline.decoder.decoding;
 
 import dev.iotpipeline.events.DataUnit;
-import dev.iotpipeline.kafka.batching.RecentRate;
 import dev.iotpipeline.kafka.batching.SendNow;
+import dev.iotpipeline.kafka.batching.SendNowRule;
 import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.Failures;
 import dev.iotpipeline.kafka.deadletter.UnprocessableRecordException;
@@ -37,10 +37,7 @@ class UplinkListener {
     private final Duration sendTimeout;
     private final DecoderMetrics metrics;
     private final RecordTracing tracing;
-    private final int sendNowBelow;
-    private final int sendNowFrom;
-    private final int sendNowBelowRate;
-    private final RecentRate rate = new RecentRate();
+    private final SendNowRule sendNowRule;
     private final SendNow sendNow;
 
     UplinkListener(
@@ -55,9 +52,7 @@ class UplinkListener {
         this.decoder = decoder;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
-        this.sendNowBelow = sendNowBelow;
-        this.sendNowFrom = Math.max(sendNowBelow, sendNowFrom);
-        this.sendNowBelowRate = sendNowBelowRate;
+        this.sendNowRule = new SendNowRule(sendNowBelow, sendNowFrom, sendNowBelowRate);
         this.sendNow = new SendNow(kafka::flush, "decoder-send-now");
         this.metrics = metrics;
         this.tracing = tracing;
@@ -75,8 +70,7 @@ class UplinkListener {
             // Per record, so each data unit and dead letter continues the trace of its own uplink.
             writes.add(tracing.observe(record, () -> write(record)));
         }
-        boolean quiet = rate.add(records.size()) < sendNowBelowRate;
-        if (records.size() < sendNowBelow || records.size() >= sendNowFrom || quiet) {
+        if (sendNowRule.atOnce(records.size(), records.size())) {
             // Few uplinks came: nothing is busy, so their data units leave now instead of after the linger. Or many
             // came: their produce request is full enough, and the linger would only pause the next poll. Or few
             // come a second: the CPU the linger saves is not needed, and a burst of them would only wait.

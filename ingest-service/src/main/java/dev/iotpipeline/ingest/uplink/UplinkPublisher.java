@@ -2,8 +2,8 @@ package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.ingest.metrics.IngestMetrics;
-import dev.iotpipeline.kafka.batching.RecentRate;
 import dev.iotpipeline.kafka.batching.SendNow;
+import dev.iotpipeline.kafka.batching.SendNowRule;
 import dev.iotpipeline.kafka.topic.MintedId;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.TraceStart;
@@ -53,10 +53,7 @@ class UplinkPublisher implements AutoCloseable {
     private final TraceStart traces;
     private final ScheduledExecutorService deadlines;
     private final SendNow sendNow;
-    private final int sendNowBelow;
-    private final int sendNowFrom;
-    private final int sendNowBelowRate;
-    private final RecentRate rate = new RecentRate();
+    private final SendNowRule sendNowRule;
 
     UplinkPublisher(
             KafkaOperations<String, Object> kafka,
@@ -70,9 +67,7 @@ class UplinkPublisher implements AutoCloseable {
             IngestMetrics metrics,
             TraceStart traces) {
         this.kafka = kafka;
-        this.sendNowBelow = sendNowBelow;
-        this.sendNowFrom = sendNowFrom;
-        this.sendNowBelowRate = sendNowBelowRate;
+        this.sendNowRule = new SendNowRule(sendNowBelow, sendNowFrom, sendNowBelowRate);
         this.sendNow = new SendNow(kafka::flush, "ingest-send-now");
         this.traces = traces;
         this.circuit = circuit;
@@ -120,11 +115,9 @@ class UplinkPublisher implements AutoCloseable {
                     unavailable("overloaded", "Too many uplinks are awaiting Kafka; retry later", null));
         }
         // The producer lingers so that concurrent requests share produce requests; one that finds (almost) nothing
-        // else awaiting Kafka has its uplinks sent at once instead, so a lone POST does not wait out the linger, and
-        // so has a batch large enough to fill a produce request of its own. Below a rate the CPU a linger saves is
-        // not needed, and bursts (devices posting in step) would only wait.
-        boolean quiet = rate.add(count) < sendNowBelowRate;
-        boolean atOnce = metrics.inFlight().addAndGet(count) - count < sendNowBelow || count >= sendNowFrom || quiet;
+        // else awaiting Kafka, brings a batch that fills a produce request of its own, or comes while the rate is low,
+        // has its uplinks sent at once instead.
+        boolean atOnce = sendNowRule.atOnce(metrics.inFlight().addAndGet(count) - count, count);
         var sends = new ArrayList<CompletableFuture<?>>(count);
         long started = System.nanoTime();
         var sample = Timer.start();

@@ -1,0 +1,39 @@
+package dev.iotpipeline.kafka.batching;
+
+/**
+ * Whether a hop's records are sent at once ({@link SendNow}) or wait out the producer's {@code linger.ms} to share a
+ * produce request with what other callers send meanwhile.
+ *
+ * <p>At once: when little else is waiting ({@code load} below {@code below}: at rest nothing waits for the linger),
+ * when the records fill a request of their own ({@code from} or more), or while fewer than {@code belowRate} records
+ * a second are sent (0: never). The linger saves the broker and every consumer downstream a request per caller,
+ * which is what keeps 5,000 single POSTs a second within the box; at a few hundred a second the CPU is there to
+ * spare, and devices posting in step would only wait (docs/benchmarks/raw/experiments/send-now-below-rate.md).
+ */
+public final class SendNowRule {
+
+    private final int below;
+    private final int from;
+    private final int belowRate;
+    private final RecentRate rate;
+
+    public SendNowRule(int below, int from, int belowRate) {
+        this(below, from, belowRate, new RecentRate());
+    }
+
+    SendNowRule(int below, int from, int belowRate, RecentRate rate) {
+        this.below = below;
+        this.from = from;
+        this.belowRate = belowRate;
+        this.rate = rate;
+    }
+
+    /**
+     * Counts {@code count} records about to be sent and says whether they go at once; {@code load} is what the hop
+     * already has in hand (ingest: other uplinks awaiting an ack; the decoder: the poll's own size).
+     */
+    public boolean atOnce(long load, int count) {
+        boolean quiet = rate.add(count) < belowRate;
+        return load < below || count >= from || quiet;
+    }
+}
