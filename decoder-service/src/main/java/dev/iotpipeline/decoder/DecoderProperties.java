@@ -26,8 +26,8 @@ public record DecoderProperties(
      * data units sent at once; a larger one lets them wait up to the producer's {@code linger.ms}, which paces the
      * polls under load so that each hop downstream gets fuller fetches, unless it holds {@code sendNowFrom} or more
      * (batches that large are full enough, and a backlog draining would only be paused), or fewer than
-     * {@code sendNowBelowRate} uplinks a second come (0: never; the box then has CPU to spare, and devices posting in
-     * step would only wait).
+     * {@code sendNowBelowRate} uplinks a second come (0, the default: never; set, devices posting in step do not wait
+     * for the linger, at the cost of more requests per burst: docs/benchmarks/raw/experiments/send-now-below-rate.md).
      */
     public record Kafka(
             @DefaultValue("6") @Positive int partitions,
@@ -37,7 +37,7 @@ public record DecoderProperties(
             @NotNull @DefaultValue("30s") Duration sendTimeout,
             @DefaultValue("8") @Positive int sendNowBelow,
             @DefaultValue("32") @Positive int sendNowFrom,
-            @DefaultValue("2000") @PositiveOrZero int sendNowBelowRate,
+            @DefaultValue("0") @PositiveOrZero int sendNowBelowRate,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax,
             @NotNull @DefaultValue("60s") Duration readerStartTimeout) {}

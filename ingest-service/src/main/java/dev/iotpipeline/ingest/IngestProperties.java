@@ -28,7 +28,7 @@ public record IngestProperties(
      * of uplinks.encoded: {@code retention} is how far back the decoder can be replayed. {@code readerStartTimeout}
      * bounds the wait for the device-types topic at start. A request that finds fewer than {@code sendNowBelow}
      * other uplinks awaiting an ack, or carries {@code sendNowFrom} uplinks or more, or comes while fewer than
-     * {@code sendNowBelowRate} uplinks a second arrive (0: never), has its uplinks sent at once; the others wait up
+     * {@code sendNowBelowRate} uplinks a second arrive (0, the default: never), has its uplinks sent at once; the others wait up
      * to the producer's {@code linger.ms} to share a produce request.
      */
     public record Kafka(
@@ -37,7 +37,7 @@ public record IngestProperties(
             @DefaultValue("20000") @Positive int maxInFlight,
             @DefaultValue("1") @Positive int sendNowBelow,
             @DefaultValue("32") @Positive int sendNowFrom,
-            @DefaultValue("2000") @PositiveOrZero int sendNowBelowRate,
+            @DefaultValue("0") @PositiveOrZero int sendNowBelowRate,
             @DefaultValue("6") @Positive int partitions,
             @DefaultValue("1") @Positive short replicationFactor,
             @NotNull @DefaultValue("7d") Duration retention,

@@ -8,9 +8,9 @@ import java.util.function.LongSupplier;
  * and the last whole one, so a rise shows at once and a fall after a second.
  *
  * <p>A producer that lingers trades latency for CPU: at thousands of uplinks a second one produce request for many
- * callers saves more CPU than the linger costs anyone, but at a few hundred (500 devices posting every second,
- * together) the box is mostly idle between their waves, and a linger only makes each wave wait
- * (docs/benchmarks/raw/experiments/no-linger-waves.md). Below a rate the callers ask for their sends at once.
+ * callers saves more CPU than the linger costs anyone, while at a few hundred (500 devices posting every second,
+ * together) the linger makes each wave wait (docs/benchmarks/raw/experiments/no-linger-waves.md); {@link SendNowRule}
+ * can send at once below a rate.
  */
 public final class RecentRate {
 

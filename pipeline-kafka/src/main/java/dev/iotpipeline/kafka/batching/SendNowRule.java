@@ -7,8 +7,9 @@ package dev.iotpipeline.kafka.batching;
  * <p>At once: when little else is waiting ({@code load} below {@code below}: at rest nothing waits for the linger),
  * when the records fill a request of their own ({@code from} or more), or while fewer than {@code belowRate} records
  * a second are sent (0: never). The linger saves the broker and every consumer downstream a request per caller,
- * which is what keeps 5,000 single POSTs a second within the box; at a few hundred a second the CPU is there to
- * spare, and devices posting in step would only wait (docs/benchmarks/raw/experiments/send-now-below-rate.md).
+ * which is what keeps 5,000 single POSTs a second within the box. At a few hundred a second devices posting in step
+ * would wait for it, but sending each of them at once costs more requests per burst, which hurts where the box has
+ * no CPU to spare (docs/benchmarks/raw/experiments/send-now-below-rate.md): so the rate bound is off by default.
  */
 public final class SendNowRule {
 
