@@ -16,6 +16,7 @@ public final class SendNowRule {
     private final int below;
     private final int from;
     private final int belowRate;
+    // Null while the rate bound is off: then a request or poll costs no clock read and no atomic add for it.
     private final RecentRate rate;
 
     public SendNowRule(int below, int from, int belowRate) {
@@ -26,15 +27,15 @@ public final class SendNowRule {
         this.below = below;
         this.from = from;
         this.belowRate = belowRate;
-        this.rate = rate;
+        this.rate = belowRate > 0 ? rate : null;
     }
 
     /**
-     * Counts {@code count} records about to be sent and says whether they go at once; {@code load} is what the hop
+     * Counts {@code count} records about to be sent (with the rate bound on) and says whether they go at once; {@code load} is what the hop
      * already has in hand (ingest: other uplinks awaiting an ack; the decoder: the poll's own size).
      */
     public boolean atOnce(long load, int count) {
-        boolean quiet = rate.add(count) < belowRate;
+        boolean quiet = rate != null && rate.add(count) < belowRate;
         return load < below || count >= from || quiet;
     }
 }
