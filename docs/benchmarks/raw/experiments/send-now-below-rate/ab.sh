@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Seed shape, lingers by count only (A: send-now-below-rate 0, the code before) against the rate bound (B: the
 # default 2,000/s), in-JVM A B A B then --processes A B, RUNS=1 each; then throughput RUNS=1 A then B.
-cd /work/main
+cd "$(dirname "$0")/../../../../.."
 A="INGEST_KAFKA_SENDNOWBELOWRATE=0 DECODER_KAFKA_SENDNOWBELOWRATE=0"
+mkdir -p /tmp/rate
 for i in 1 2; do
   env $A RUNS=1 OUT=/tmp/rate/A$i REPORT=/tmp/rate/latency-A$i.md bench/latency.sh > /tmp/rate/A$i.log 2>&1
   RUNS=1 OUT=/tmp/rate/B$i REPORT=/tmp/rate/latency-B$i.md bench/latency.sh > /tmp/rate/B$i.log 2>&1

@@ -28,8 +28,8 @@ public record IngestProperties(
      * of uplinks.encoded: {@code retention} is how far back the decoder can be replayed. {@code readerStartTimeout}
      * bounds the wait for the device-types topic at start. A request that finds fewer than {@code sendNowBelow}
      * other uplinks awaiting an ack, or carries {@code sendNowFrom} uplinks or more, or comes while fewer than
-     * {@code sendNowBelowRate} uplinks a second arrive (0, the default: never), has its uplinks sent at once; the others wait up
-     * to the producer's {@code linger.ms} to share a produce request.
+     * {@code sendNowBelowRate} uplinks a second arrive (0, the default: never), has its uplinks sent at once; the
+     * others wait up to the producer's {@code linger.ms} to share a produce request.
      */
     public record Kafka(
             @NotNull @DefaultValue("5s") Duration sendTimeout,

@@ -20,7 +20,7 @@ public final class SendNowRule {
     private final RecentRate rate;
 
     public SendNowRule(int below, int from, int belowRate) {
-        this(below, from, belowRate, new RecentRate());
+        this(below, from, belowRate, belowRate > 0 ? new RecentRate() : null);
     }
 
     SendNowRule(int below, int from, int belowRate, RecentRate rate) {
@@ -31,8 +31,9 @@ public final class SendNowRule {
     }
 
     /**
-     * Counts {@code count} records about to be sent (with the rate bound on) and says whether they go at once; {@code load} is what the hop
-     * already has in hand (ingest: other uplinks awaiting an ack; the decoder: the poll's own size).
+     * Counts {@code count} records about to be sent (with the rate bound on) and says whether they go at once;
+     * {@code load} is what the hop already has in hand (ingest: other uplinks awaiting an ack; the decoder: the poll's
+     * own size).
      */
     public boolean atOnce(long load, int count) {
         boolean quiet = rate != null && rate.add(count) < belowRate;
