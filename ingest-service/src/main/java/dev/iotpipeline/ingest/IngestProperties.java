@@ -82,9 +82,12 @@ public record IngestProperties(
 
     /**
      * Whether the device endpoints are answered by the lean path, before Spring Security's chain and Spring MVC
-     * (the default), or only by the full MVC path, for comparing the two.
+     * (the default), or only by the full MVC path, for comparing the two; and how many new connections the lean
+     * path's warm-up opens at once, a request on each, as a fleet reconnecting to a restarted instance does (0: none).
      */
-    public record DevicePath(@DefaultValue("true") boolean lean) {}
+    public record DevicePath(
+            @DefaultValue("true") boolean lean,
+            @DefaultValue("512") @PositiveOrZero int warmupBurst) {}
 
     /**
      * The device registry: how long a rotated-out credential keeps working when the rotation names no overlap, how

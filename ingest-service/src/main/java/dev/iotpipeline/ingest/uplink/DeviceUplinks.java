@@ -75,7 +75,8 @@ final class DeviceUplinks {
 
     /**
      * What {@link #encoded} does, into the warm-up's own {@code topic}: parse, validate, build, publish with
-     * acks=all, and the answer; no registry, rate limit or metric. For the warm-up before readiness.
+     * acks=all, and the answer; no registry or metric, and the rehearsal's own rate-limit bucket. For the warm-up
+     * before readiness.
      */
     Answer rehearseEncoded(String channel, String deviceType, byte[] body, String topic) {
         var target = factory.target(channel, deviceType);

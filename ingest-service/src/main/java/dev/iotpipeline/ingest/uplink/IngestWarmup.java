@@ -23,14 +23,21 @@ import org.springframework.kafka.core.KafkaOperations;
 /**
  * Ingest's hot path before readiness: device uplinks POSTed to its own port over kept-alive connections and over a
  * new connection each round (a fleet connects as much as it posts), single and batched, through Tomcat, the lean
- * path, JSON parsing, validation, the producer with acks=all and the answer; a {@link Rehearsal}, so the uplinks go
- * to a topic of the warm-up's own, deleted when it ends, and nothing reaches uplinks.encoded or the metrics. Plain
- * HTTP/1.1 on sockets, so that the time goes to the server's side rather than a client's.
+ * path, JSON parsing, validation, the producer with acks=all and the answer, and once a burst of new connections at
+ * once; a {@link Rehearsal}, so the uplinks go to a topic of the warm-up's own, deleted when it ends, and nothing
+ * reaches uplinks.encoded or the metrics. Plain HTTP/1.1 on sockets, so that the time goes to the server's side
+ * rather than a client's.
  */
 final class IngestWarmup implements Warmup, AutoCloseable {
 
     /** Connections kept alive, each with a request in flight per round. */
     private static final int CONNECTIONS = 8;
+
+    /**
+     * The round that opens the burst of new connections: early enough that the warm-up's later collections promote
+     * what they leave before readiness, late enough that the path is compiled.
+     */
+    static final int BURST_ROUND = 40;
 
     private static final String UPLINK =
             "{\"deviceId\":\"warmup-%d\",\"payloadHex\":\"01755C03673401046865\",\"fPort\":85}";
@@ -40,6 +47,7 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     private final KafkaOperations<String, Object> kafka;
     private final Supplier<Admin> admins;
     private final short replicationFactor;
+    private final int burst;
     private final List<Socket> kept = new ArrayList<>();
     /** Open from the rehearsal topic's creation to its deletion; null while there is no topic. */
     private Admin admin;
@@ -47,18 +55,25 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     /**
      * @param admins an admin client for the rehearsal topic's creation and deletion, closed with the warm-up
      * @param replicationFactor uplinks.encoded's, so that acks=all waits for the same replicas
+     * @param burst new connections opened at once in one round, a request on each: what a fleet does to an instance
+     *     that just (re)started. Tomcat keeps the request processors and socket buffers they leave (~85 KB a
+     *     connection) for the connections after, so the fleet's first burst reuses them rather than allocating them
+     *     all in its first second, where their first collection copied 35-47 MB and paused the instance 57-301 ms
+     *     (docs/benchmarks/raw/experiments/settle-ab.md, burst-warmup.md)
      */
     IngestWarmup(
             IntSupplier port,
             Rehearsal rehearsal,
             KafkaOperations<String, Object> kafka,
             Supplier<Admin> admins,
-            short replicationFactor) {
+            short replicationFactor,
+            int burst) {
         this.port = port;
         this.rehearsal = rehearsal;
         this.kafka = kafka;
         this.admins = admins;
         this.replicationFactor = replicationFactor;
+        this.burst = burst;
     }
 
     @Override
@@ -88,6 +103,30 @@ final class IngestWarmup implements Warmup, AutoCloseable {
         try (var fresh = connect()) {
             send(fresh, body(round, CONNECTIONS));
             expectAccepted(fresh.getInputStream());
+        }
+        if (round == BURST_ROUND && burst > 0) {
+            burst(round);
+        }
+    }
+
+    private void burst(int round) throws IOException {
+        var sockets = new ArrayList<Socket>(burst);
+        try {
+            for (int i = 0; i < burst; i++) {
+                sockets.add(connect());
+            }
+            // Connected first and then sent in one go, so the requests are in flight together, each holding a
+            // processor, as a fleet's first requests are; sent as they connect, they would share a few.
+            for (int i = 0; i < burst; i++) {
+                send(sockets.get(i), UPLINK.formatted((round + i) % 1000));
+            }
+            for (var socket : sockets) {
+                expectAccepted(socket.getInputStream());
+            }
+        } finally {
+            for (var socket : sockets) {
+                socket.close();
+            }
         }
     }
 
@@ -127,7 +166,8 @@ final class IngestWarmup implements Warmup, AutoCloseable {
         var body = json.getBytes(StandardCharsets.UTF_8);
         var head = ("POST /sensor-data/warmup/encoded/em300th HTTP/1.1\r\nHost: 127.0.0.1\r\n"
                         + "Content-Type: application/json\r\nAccept: application/json\r\n" + Rehearsal.HEADER + ": "
-                        + rehearsal.secret() + "\r\nContent-Length: " + body.length + "\r\n\r\n")
+                        + rehearsal.secret() + "\r\nAuthorization: Bearer " + rehearsal.secret()
+                        + "\r\nContent-Length: " + body.length + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII);
         OutputStream out = socket.getOutputStream();
         out.write(head);

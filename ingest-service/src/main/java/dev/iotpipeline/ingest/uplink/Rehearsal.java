@@ -9,7 +9,7 @@ import java.util.HexFormat;
 /**
  * The warm-up's own requests: they carry a secret drawn at each start, known only inside this process, and are
  * answered as a device uplink would be, written with acks=all to a topic of this instance's own instead of
- * uplinks.encoded, without rate limits or metrics.
+ * uplinks.encoded, rate limited on a bucket of their own, without metrics.
  */
 final class Rehearsal {
 

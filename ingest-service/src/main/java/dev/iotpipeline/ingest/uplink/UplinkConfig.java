@@ -138,7 +138,8 @@ class UplinkConfig {
                 rehearsal,
                 kafka,
                 () -> Admin.create(admin.getConfigurationProperties()),
-                properties.kafka().replicationFactor());
+                properties.kafka().replicationFactor(),
+                properties.devicePath().warmupBurst());
     }
 
     @Bean

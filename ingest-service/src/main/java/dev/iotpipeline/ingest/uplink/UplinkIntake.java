@@ -5,6 +5,7 @@ import dev.iotpipeline.ingest.ratelimit.DeviceRateLimiter;
 import dev.iotpipeline.ingest.registry.DeviceRegistry;
 import dev.iotpipeline.web.security.Credential;
 import java.util.List;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 
@@ -14,8 +15,14 @@ import java.util.concurrent.CompletionException;
  */
 class UplinkIntake {
 
+    /** Who the rehearsal's tokens are taken for: a rate far above what the warm-up sends, so it is never refused. */
+    private static final Credential.Device REHEARSAL = new Credential.Device("warmup", Set.of(), 1_000_000.0);
+
     private final UplinkPublisher publisher;
     private final DeviceRateLimiter rateLimiter;
+    /** The rehearsal's: the same limits on buckets of its own, so the warm-up spends no device's tokens. */
+    private final DeviceRateLimiter rehearsalLimiter;
+
     private final IngestMetrics metrics;
     private final DeviceRegistry registry;
 
@@ -23,6 +30,7 @@ class UplinkIntake {
             UplinkPublisher publisher, DeviceRateLimiter rateLimiter, IngestMetrics metrics, DeviceRegistry registry) {
         this.publisher = publisher;
         this.rateLimiter = rateLimiter;
+        this.rehearsalLimiter = rateLimiter.withOwnBuckets();
         this.metrics = metrics;
         this.registry = registry;
     }
@@ -42,10 +50,11 @@ class UplinkIntake {
     }
 
     /**
-     * The warm-up's uplinks, published into {@code topic} (its own) once Kafka has them all: no registry, rate
-     * limit or count, so that nothing of a rehearsal stays behind.
+     * The warm-up's uplinks, published into {@code topic} (its own) once Kafka has them all: no registry or count,
+     * and a rate limit on a bucket of the rehearsal's own, so that nothing of a rehearsal stays behind.
      */
     List<Accepted> rehearse(List<ReceivedUplink> uplinks, String topic) {
+        rehearsalLimiter.acquire(REHEARSAL, uplinks.size());
         return accepted(join(publisher.rehearse(uplinks, topic)));
     }
 
