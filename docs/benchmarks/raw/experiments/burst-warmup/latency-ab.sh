@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The cold and warm seed shape in-JVM (bench/latency.sh, one fresh stack a run) with ingest's warm-up burst and a
 # listen backlog of 1,024 (C, the build's defaults) against neither (A: INGEST_DEVICE_PATH_WARMUP_BURST=0,
-# SERVER_TOMCAT_ACCEPT_COUNT=100), C A C A C A.
+# SERVER_TOMCAT_ACCEPT_COUNT=100), C A C A C A. With BENCH_PROCESSES=1 PAIRS="1 2" O=/tmp/burst-latp: the same in
+# --processes, C A C A.
 cd "$(dirname "$0")/../../../../.."
 o=${O:-/tmp/burst-lat}
 mkdir -p "$o"
