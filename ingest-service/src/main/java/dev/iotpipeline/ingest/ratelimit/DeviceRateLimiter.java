@@ -27,11 +27,6 @@ public final class DeviceRateLimiter {
         this.config = config;
     }
 
-    /** A limiter with the same limits and buckets of its own. */
-    public DeviceRateLimiter withOwnBuckets() {
-        return new DeviceRateLimiter(config);
-    }
-
     /** Takes {@code uplinks} tokens or throws a 429 problem with the seconds until they are available. */
     public void acquire(Credential.Device principal, int uplinks) {
         if (!config.enabled()) {

@@ -15,13 +15,14 @@ import java.util.concurrent.CompletionException;
  */
 class UplinkIntake {
 
-    /** Who the rehearsal's tokens are taken for: a rate far above what the warm-up sends, so it is never refused. */
+    /**
+     * Who the rehearsal's tokens are taken for: a bucket of its own (no credential's id is "warmup"), at a rate far
+     * above what the warm-up sends, so it is never refused; the idle sweep drops it after the warm-up.
+     */
     private static final Credential.Device REHEARSAL = new Credential.Device("warmup", Set.of(), 1_000_000.0);
 
     private final UplinkPublisher publisher;
     private final DeviceRateLimiter rateLimiter;
-    /** The rehearsal's: the same limits on buckets of its own, so the warm-up spends no device's tokens. */
-    private final DeviceRateLimiter rehearsalLimiter;
 
     private final IngestMetrics metrics;
     private final DeviceRegistry registry;
@@ -30,7 +31,6 @@ class UplinkIntake {
             UplinkPublisher publisher, DeviceRateLimiter rateLimiter, IngestMetrics metrics, DeviceRegistry registry) {
         this.publisher = publisher;
         this.rateLimiter = rateLimiter;
-        this.rehearsalLimiter = rateLimiter.withOwnBuckets();
         this.metrics = metrics;
         this.registry = registry;
     }
@@ -54,7 +54,7 @@ class UplinkIntake {
      * and a rate limit on a bucket of the rehearsal's own, so that nothing of a rehearsal stays behind.
      */
     List<Accepted> rehearse(List<ReceivedUplink> uplinks, String topic) {
-        rehearsalLimiter.acquire(REHEARSAL, uplinks.size());
+        rateLimiter.acquire(REHEARSAL, uplinks.size());
         return accepted(join(publisher.rehearse(uplinks, topic)));
     }
 

@@ -36,17 +36,6 @@ class DeviceRateLimiterTest {
     }
 
     @Test
-    void shouldGiveALimiterWithOwnBucketsTheSameLimitsAndNoneOfTheTokensSpent() {
-        var key = new Credential.Device("k1", null, null);
-        limiter.acquire(key, 3);
-        var own = limiter.withOwnBuckets();
-
-        assertThatCode(() -> own.acquire(key, 3)).doesNotThrowAnyException();
-        assertThatThrownBy(() -> own.acquire(key, 1)).isInstanceOf(ErrorResponseException.class);
-        assertThatThrownBy(() -> limiter.acquire(key, 1)).isInstanceOf(ErrorResponseException.class);
-    }
-
-    @Test
     void shouldForgetABucketOnlyOnceItHasRefilledToCapacity() {
         var fast = new Credential.Device("k4", null, 1000.0);
         limiter.acquire(fast, 1000);

@@ -2,15 +2,17 @@ package dev.iotpipeline.ingest.uplink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.io.ByteArrayOutputStream;
+import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStream;
+import java.io.InputStreamReader;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -22,12 +24,13 @@ class IngestWarmupTest {
     private static final int BURST = 64;
 
     /**
-     * Answers every request 202, each only once {@link #BURST} requests are waiting or a second has passed, counting
-     * connections and the most requests that waited at once.
+     * Answers every request 202, each only once the round's own request and the {@link #BURST} after it have all
+     * arrived or a second has passed, counting connections and the most requests that waited at once.
      */
     private static final class HoldingServer implements AutoCloseable {
         private final ServerSocket socket = new ServerSocket(0, 1024, InetAddress.getLoopbackAddress());
         private final ExecutorService threads = Executors.newVirtualThreadPerTaskExecutor();
+        private final CountDownLatch arrived = new CountDownLatch(1 + BURST);
         private final AtomicInteger connections = new AtomicInteger();
         private final AtomicInteger waiting = new AtomicInteger();
         private final AtomicInteger mostWaiting = new AtomicInteger();
@@ -48,13 +51,15 @@ class IngestWarmupTest {
 
         private Void serve(Socket connection) throws Exception {
             try (connection) {
-                var in = connection.getInputStream();
-                while (readRequest(in)) {
+                // The warm-up's requests are ASCII, so one char is one byte, body included.
+                var in = new BufferedReader(
+                        new InputStreamReader(connection.getInputStream(), StandardCharsets.ISO_8859_1));
+                int length;
+                while ((length = readHead(in)) >= 0) {
+                    for (long left = length; left > 0 && in.read() >= 0; left--) {}
                     mostWaiting.accumulateAndGet(waiting.incrementAndGet(), Math::max);
-                    long until = System.nanoTime() + 1_000_000_000L;
-                    while (waiting.get() < BURST && System.nanoTime() < until) {
-                        Thread.sleep(1);
-                    }
+                    arrived.countDown();
+                    arrived.await(1, TimeUnit.SECONDS);
                     connection
                             .getOutputStream()
                             .write("HTTP/1.1 202 Accepted\r\nContent-Length: 2\r\n\r\n{}"
@@ -65,24 +70,20 @@ class IngestWarmupTest {
             return null;
         }
 
-        /** Reads one request's head and body; false at the end of the stream. */
-        private static boolean readRequest(InputStream in) throws IOException {
-            var head = new ByteArrayOutputStream();
-            int b;
-            while ((b = in.read()) >= 0) {
-                head.write(b);
-                if (head.toString(StandardCharsets.US_ASCII).endsWith("\r\n\r\n")) {
-                    var length = head.toString(StandardCharsets.US_ASCII)
-                            .lines()
-                            .filter(line -> line.startsWith("Content-Length:"))
-                            .map(line -> Integer.parseInt(line.substring(15).trim()))
-                            .findFirst()
-                            .orElse(0);
-                    in.readNBytes(length);
-                    return true;
-                }
+        /** Reads a request's head and answers its Content-Length (0 when none), or -1 at the end of the stream. */
+        private static int readHead(BufferedReader in) throws IOException {
+            int length = 0;
+            String line = in.readLine();
+            if (line == null) {
+                return -1;
             }
-            return false;
+            while (line != null && !line.isEmpty()) {
+                if (line.regionMatches(true, 0, "Content-Length:", 0, 15)) {
+                    length = Integer.parseInt(line.substring(15).trim());
+                }
+                line = in.readLine();
+            }
+            return length;
         }
 
         @Override
