@@ -22,7 +22,7 @@ ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError"
 USER iot
 WORKDIR /opt/iot
 # java is PID 1 (exec form), so docker stop's SIGTERM reaches Spring's graceful shutdown directly.
-ENTRYPOINT ["java", "-jar", "/opt/iot/app.jar"]
+ENTRYPOINT ["java", "--enable-native-access=ALL-UNNAMED", "-jar", "/opt/iot/app.jar"]
 
 FROM base AS decoder-service
 COPY decoder-service/target/decoder-service-*-exec.jar /opt/iot/app.jar

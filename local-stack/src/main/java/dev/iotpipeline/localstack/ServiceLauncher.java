@@ -47,6 +47,8 @@ final class ServiceLauncher {
                 .getOrDefault("IOT_SERVICE_JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC")
                 .trim()
                 .split("\\s+")));
+        // lz4-java and RocksDB load their native libraries; without it the JDK warns in every service's log.
+        command.add("--enable-native-access=ALL-UNNAMED");
         var execJar = execJar(instance.service());
         var extracted = AotCache.extractedJar(System.getenv(), execJar);
         if (extracted.isPresent()) {

@@ -10,6 +10,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -17,6 +18,8 @@ import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.admin.OffsetSpec;
+import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.springframework.kafka.core.KafkaOperations;
 
@@ -138,6 +141,13 @@ final class IngestWarmup implements Warmup, AutoCloseable {
                 .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000", TopicConfig.SEGMENT_MS_CONFIG, "60000"));
         admin = admins.get();
         admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
+        // Answered by each partition's leader once it serves the partition: a broker names itself leader in its
+        // metadata a moment before it does, and a produce in that moment is refused with a warning in the log.
+        var latest = new HashMap<TopicPartition, OffsetSpec>();
+        for (int p = 0; p < partitions; p++) {
+            latest.put(new TopicPartition(rehearsal.topic(), p), OffsetSpec.latest());
+        }
+        admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
         // The producer learns the new topic's leaders now rather than in the first rehearsal's send.
         kafka.partitionsFor(rehearsal.topic());
     }
