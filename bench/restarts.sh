@@ -9,7 +9,9 @@
 # s into the load instead, and the window follows its readiness; a joined ingest takes the load alone, as a restarted
 # one does. After ingest's cases, "ingest-warm" runs the shape once more against the (now warm) second instance: the
 # same start of the load without a restart, for comparison. RUNS (3) fresh stacks, the cases one after another on
-# each.
+# each. WARM_FIRST=1 runs the seed shape once on each fresh stack before its first case, so that a case that comes
+# first (e.g. SERVICES=ingest) meets a decoder, rules and notify that have carried load, as a running fleet's have,
+# rather than ones warmed only by their warm-ups; that run's figures are not reported.
 # Raw: docs/benchmarks/raw/restarts/run-N/<service>-<how>/ (k6 summary and per-sample CSV, the down and ready times);
 # report: docs/benchmarks/restarts.md. Reads the processes-mode AOT cache if it is fresh (./pipeline aot --processes).
 set -euo pipefail
@@ -18,6 +20,7 @@ source bench/lib.sh
 RUNS=${RUNS:-3}
 export OUT=${OUT:-docs/benchmarks/raw/restarts} EXTRA=${EXTRA:-} ITERATIONS=${ITERATIONS:-90} FAULT_AT=${FAULT_AT:-10}
 export SERVICES=${SERVICES:-decoder rules notify ingest kafka postgres} HOW=${HOW:-kill term join}
+export WARM_FIRST=${WARM_FIRST:-0}
 REPORT=${REPORT:-docs/benchmarks/restarts.md}
 export IOT_INSTANCES=ingest=2,decoder=2,rules=2,notify=2 BENCH_PROCESSES=1
 rm -rf "$OUT"
@@ -86,6 +89,12 @@ seed() {
 # Runs under the stack (bench_stack): every case, into $1.
 measure() {
   local out=$1 service how dir port target ready_port load
+  if [ "${WARM_FIRST:-0}" = 1 ]; then
+    echo "  the seed shape once, not reported (WARM_FIRST=1)"
+    seed "$out/warm-first"
+    grep -h 'uplinks answered 202\|time_lapse p50' "$out/warm-first/k6/suite1-closed-loop-report.md" > "$out/warm-first.txt" || true
+    rm -rf "$out/warm-first"
+  fi
   for service in $SERVICES; do
     case $service in
       kafka) port=$IOT_KAFKA_PORT ready_port=$(echo "$INGEST_URL" | grep -o '[0-9]*$') ;;
@@ -148,8 +157,8 @@ for run in $(seq 1 "$RUNS"); do
   rm -f "$OUT/run-$run/stack.log"
 done
 command="RUNS=$RUNS"
-for var in SERVICES HOW ITERATIONS FAULT_AT; do
-  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term join" | ITERATIONS=90 | FAULT_AT=10) ;;
+for var in SERVICES HOW ITERATIONS FAULT_AT WARM_FIRST; do
+  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term join" | ITERATIONS=90 | FAULT_AT=10 | WARM_FIRST= | WARM_FIRST=0) ;;
     *) command+=" $var=\"${!var}\"" ;; esac
 done
 ./pipeline report restarts "$OUT" "$command bench/restarts.sh${EXTRA:+ (EXTRA=$EXTRA)}" > "$REPORT"
