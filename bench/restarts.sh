@@ -89,7 +89,7 @@ seed() {
 # Runs under the stack (bench_stack): every case, into $1.
 measure() {
   local out=$1 service how dir port target ready_port load
-  if [ "${WARM_FIRST:-0}" = 1 ]; then
+  if [ "$WARM_FIRST" = 1 ]; then
     echo "  the seed shape once, not reported (WARM_FIRST=1)"
     seed "$out/warm-first"
     grep -h 'uplinks answered 202\|time_lapse p50' "$out/warm-first/k6/suite1-closed-loop-report.md" > "$out/warm-first.txt" || true
@@ -158,7 +158,7 @@ for run in $(seq 1 "$RUNS"); do
 done
 command="RUNS=$RUNS"
 for var in SERVICES HOW ITERATIONS FAULT_AT WARM_FIRST; do
-  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term join" | ITERATIONS=90 | FAULT_AT=10 | WARM_FIRST= | WARM_FIRST=0) ;;
+  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term join" | ITERATIONS=90 | FAULT_AT=10 | WARM_FIRST=0) ;;
     *) command+=" $var=\"${!var}\"" ;; esac
 done
 ./pipeline report restarts "$OUT" "$command bench/restarts.sh${EXTRA:+ (EXTRA=$EXTRA)}" > "$REPORT"

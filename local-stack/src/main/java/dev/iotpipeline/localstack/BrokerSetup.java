@@ -104,11 +104,8 @@ final class BrokerSetup {
     }
 
     private ProcessBuilder java(List<String> args, Path logback, String... jvmOptions) {
-        var command = new ArrayList<String>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
+        var command = ChildJvm.command();
         command.addAll(List.of(jvmOptions));
-        // lz4-java loads its native library in the broker too (validating compressed batches).
-        command.add("--enable-native-access=ALL-UNNAMED");
         command.add("-Dlogback.configurationFile=" + logback);
         // The broker uses the same jars as this JVM: kafka_2.13 and a logging binding are on its classpath.
         command.add("-cp");

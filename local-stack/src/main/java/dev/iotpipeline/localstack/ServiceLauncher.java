@@ -11,7 +11,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.Arrays;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,8 +37,7 @@ final class ServiceLauncher {
     /** Starts the instance's process, its output appended to its log; does not wait for it. */
     void spawn(Instance instance) throws IOException {
         Files.createDirectories(instance.log().getParent());
-        var command = new ArrayList<String>();
-        command.add(ProcessHandle.current().info().command().orElse("java"));
+        var command = ChildJvm.command();
         // Not the stack JVM's code-cache and metaspace options: three runs a side of the seed shape measured the
         // service processes better without them
         // (docs/benchmarks/raw/experiments/latency-processes-service-options-ab.md).
@@ -47,8 +45,6 @@ final class ServiceLauncher {
                 .getOrDefault("IOT_SERVICE_JAVA_OPTS", "-Xmx512m -XX:+UseSerialGC")
                 .trim()
                 .split("\\s+")));
-        // lz4-java and RocksDB load their native libraries; without it the JDK warns in every service's log.
-        command.add("--enable-native-access=ALL-UNNAMED");
         var execJar = execJar(instance.service());
         var extracted = AotCache.extractedJar(System.getenv(), execJar);
         if (extracted.isPresent()) {

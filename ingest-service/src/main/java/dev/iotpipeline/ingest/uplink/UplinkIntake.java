@@ -23,7 +23,6 @@ class UplinkIntake {
 
     private final UplinkPublisher publisher;
     private final DeviceRateLimiter rateLimiter;
-
     private final IngestMetrics metrics;
     private final DeviceRegistry registry;
 
