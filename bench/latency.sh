@@ -8,7 +8,9 @@
 # REPORT=docs/benchmarks/latency-processes.md). The report ends with each stack's start time: ./pipeline run
 # --no-build to READY, the services' and the broker's warm-up included (the banner's "started in").
 # The stack reads the JDK AOT cache ./pipeline run trained, if it is fresh (./pipeline aot [--processes] first);
-# IOT_AOT=off measures without it.
+# IOT_AOT=off measures without it. SIDE_SUBSCRIBER=1 subscribes bench/wsload (Go, listening only) to each run's
+# channel beside k6's own subscriber: its receipt times ($dir/<phase>-side.json) against k6's time_lapse say how much
+# of time_lapse is k6 reading its socket on the shared cores.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -18,6 +20,7 @@ REPORT=${REPORT:-docs/benchmarks/latency.md}
 [ -n "${STACK_JAVA_OPTS:-}" ] && export IOT_JAVA_OPTS=$STACK_JAVA_OPTS
 rm -rf "$OUT"
 mkdir -p "$OUT"
+if [ "${SIDE_SUBSCRIBER:-}" = 1 ]; then (cd bench/wsload && go build -o wsload .); fi
 
 # The latency histograms of every service (only those: the report reads nothing else).
 scrape() {
@@ -34,8 +37,19 @@ measure() {
   echo "$(( (${t/[.,]/} - STACK_LAUNCHED_US) / 1000 ))" > "$dir/ready-ms.txt"
   for phase in cold warm; do
     scrape > "$dir/$phase-before.prom"
+    local channel side="" k6_extra=""
+    if [ "${SIDE_SUBSCRIBER:-}" = 1 ]; then
+      channel="latency-$phase-$RANDOM$RANDOM"
+      # Listens for as long as the suite sends (3 s after it starts, 60 s) and drains for 10 s more.
+      bench/wsload/wsload -ws "$WS_URL" -token "$DASHBOARD_TOKEN" -channel "$channel" -subscribers 1 -rate 0 \
+        -duration 65s -drain 10s -report "$dir/$phase-side.json" > "$dir/$phase-side.log" 2>&1 &
+      side=$!
+      sleep 0.5
+      k6_extra="-e CHANNEL=$channel"
+    fi
     # shellcheck disable=SC2086
-    RUN_DIR="$dir/$phase" k6/run suite1-closed-loop $EXTRA > "$dir/$phase.log" 2>&1 || echo "k6 exit $? ($phase)" >> "$dir/failures.txt"
+    RUN_DIR="$dir/$phase" k6/run suite1-closed-loop $EXTRA $k6_extra > "$dir/$phase.log" 2>&1 || echo "k6 exit $? ($phase)" >> "$dir/failures.txt"
+    [ -z "$side" ] || wait "$side" || echo "wsload exit $? ($phase)" >> "$dir/failures.txt"
     scrape > "$dir/$phase-after.prom"
   done
 }

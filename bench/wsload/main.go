@@ -76,7 +76,7 @@ func main() {
 	flag.StringVar(&c.report, "report", "", "write the JSON report here as well as to stdout")
 	flag.IntVar(&c.subscribers, "subscribers", 1000, "WebSocket subscribers")
 	flag.IntVar(&c.devices, "devices", 10, "devices the publisher posts as (round robin)")
-	flag.Float64Var(&c.rate, "rate", 1, "uplinks published per second")
+	flag.Float64Var(&c.rate, "rate", 1, "uplinks published per second; 0 publishes nothing and only listens for -duration (e.g. beside a k6 suite on the same channel)")
 	flag.Float64Var(&c.connectRate, "connect-rate", 1000, "new connections per second while connecting")
 	flag.DurationVar(&c.duration, "duration", time.Minute, "how long to publish")
 	flag.DurationVar(&c.drain, "drain", 5*time.Second, "how long to wait for deliveries after the last publish")
@@ -213,6 +213,10 @@ func (s *subscriber) read() {
 // publish posts at the configured rate and returns the uplinks accepted, the failures and each accepted POST's
 // time from sending the request to reading the 202, in ms.
 func publish(c config) (int64, int64, []float32) {
+	if c.rate <= 0 {
+		time.Sleep(c.duration)
+		return 0, 0, nil
+	}
 	client := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{MaxIdleConnsPerHost: 64}}
 	url := fmt.Sprintf("%s/sensor-data/%s/encoded/em300th", strings.TrimRight(c.ingestURL, "/"), c.channel)
 	var published, failures int64
@@ -288,8 +292,11 @@ func summarise(c config, subs []*subscriber, connected int, published, failures 
 		}
 		all = append(all, s.latencies...)
 	}
-	r.Expected = published * int64(connected)
-	r.Lost = r.Expected - r.Received
+	// Listening only, someone else publishes: nothing here knows what was expected.
+	if c.rate > 0 {
+		r.Expected = published * int64(connected)
+		r.Lost = r.Expected - r.Received
+	}
 	r.DeliveriesPerSec = float64(r.Received) / c.duration.Seconds()
 	if len(all) > 0 {
 		sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })

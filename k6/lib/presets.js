@@ -19,6 +19,8 @@ export function seconds(s) {
 }
 
 // Channel names are [a-z0-9][a-z0-9-]{0,63}; one fresh channel per run keeps runs apart on a shared stack.
+// CHANNEL names one instead, e.g. for a second subscriber started beside the run (bench/wsload -rate 0).
 export function runChannel(suite) {
+  if (__ENV.CHANNEL) return __ENV.CHANNEL;
   return `${suite}-${Date.now().toString(36)}-${Math.floor(Math.random() * 1e6).toString(36)}`.slice(0, 64);
 }
