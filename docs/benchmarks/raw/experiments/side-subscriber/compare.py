@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 """time_lapse at k6's subscriber against bench/wsload's, per run and phase, from a bench/latency.sh SIDE_SUBSCRIBER=1
-results directory (default: raw/ beside this file): a Markdown table on stdout."""
+results directory (e.g. processes-raw/ or in-jvm-raw/ beside this file; default processes-raw/): a Markdown table on stdout."""
 import json, pathlib, statistics, sys
 
-root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent / "raw")
+root = pathlib.Path(sys.argv[1] if len(sys.argv) > 1 else pathlib.Path(__file__).parent / "processes-raw")
 rows = {"cold": [], "warm": []}
 print("| run | phase | wsload p50 / p95 / p99 | k6 p50 / p95 / p99 | k6 − wsload at p95 |")
 print("|---|---|---|---|---|")

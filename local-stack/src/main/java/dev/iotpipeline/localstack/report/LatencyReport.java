@@ -21,6 +21,8 @@ final class LatencyReport {
     private static final String[] PHASES = {"cold", "warm"};
     private static final String[] STATS = {"med", "p(95)", "p(99)", "max"};
     private static final double[] QUANTILES = {0.5, 0.95, 0.99};
+    /** bench/wsload's report fields for the same columns as {@link #STATS}. */
+    private static final String[] SIDE_FIELDS = {"latencyP50Ms", "latencyP95Ms", "latencyP99Ms", "latencyMaxMs"};
     /** The histograms that make up the data path, in its order; hops a run did not observe are left out. */
     private static final List<String> HOPS = List.of(
             "ingest_kafka_send_seconds{}",
@@ -51,6 +53,9 @@ final class LatencyReport {
             out.append("| figure | p50 | p95 | p99 | max |\n|---|---|---|---|---|\n");
             out.append(k6Row("ingest POST", runs, phase, "http_req_duration{scenario:ingestion}"));
             out.append(k6Row("time_lapse (ingest receivedAt to WebSocket receipt)", runs, phase, "time_lapse"));
+            if (runs.stream().allMatch(run -> Files.isRegularFile(sidePath(run, phase)))) {
+                out.append(sideRow(runs, phase));
+            }
             var counts = new ArrayList<String>();
             for (var run : runs) {
                 var m = summary(run, phase).get("metrics");
@@ -112,6 +117,27 @@ final class LatencyReport {
                         .path(metric)
                         .path("values")
                         .path(stat);
+                if (value.isNumber()) {
+                    values.add(value.asDouble());
+                }
+            }
+            row.append(" | ").append(cell(values));
+        }
+        return row.append(" |\n").toString();
+    }
+
+    /** Where bench/latency.sh's SIDE_SUBSCRIBER=1 left bench/wsload's report of a phase. */
+    private static Path sidePath(Path run, String phase) {
+        return run.resolve(phase + "-side.json");
+    }
+
+    /** time_lapse at the Go subscriber beside k6's: what a reader that costs next to nothing receives. */
+    private static String sideRow(List<Path> runs, String phase) {
+        var row = new StringBuilder("| time_lapse at a second, Go subscriber (bench/wsload, SIDE_SUBSCRIBER=1)");
+        for (var field : SIDE_FIELDS) {
+            var values = new ArrayList<Double>();
+            for (var run : runs) {
+                var value = Json.read(sidePath(run, phase)).path(field);
                 if (value.isNumber()) {
                     values.add(value.asDouble());
                 }

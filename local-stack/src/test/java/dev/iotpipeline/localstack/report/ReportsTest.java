@@ -258,6 +258,41 @@ class ReportsTest {
     }
 
     @Test
+    void latencyAddsTheSideSubscribersRowOnlyWhenEveryRunHasOne() throws Exception {
+        for (int run = 1; run <= 2; run++) {
+            for (var phase : List.of("cold", "warm")) {
+                var dir = Files.createDirectories(temp.resolve("run-" + run).resolve(phase));
+                Files.writeString(dir.resolve("suite1-closed-loop-summary.json"), """
+                        {"metrics": {
+                          "http_req_duration{scenario:ingestion}": {"values": {"med": 3, "p(95)": 20, "p(99)": %d, "max": 90}},
+                          "time_lapse": {"values": {"med": 9, "p(95)": %d, "p(99)": 60, "max": 80}},
+                          "uplinks_accepted": {"values": {"count": 30000}},
+                          "data_units_received": {"values": {"count": 30000}}}}
+                        """.formatted(40 + run, 30 + run));
+                Files.writeString(dir.resolveSibling(phase + "-before.prom"), "");
+                Files.writeString(dir.resolveSibling(phase + "-after.prom"), "");
+                if (!(run == 2 && phase.equals("warm"))) {
+                    Files.writeString(dir.resolveSibling(phase + "-side.json"), """
+                            {"received": 30000, "latencyP50Ms": 8.5, "latencyP95Ms": %d, "latencyP99Ms": 44, "latencyMaxMs": 70.5}
+                            """.formatted(20 + 4 * run));
+                }
+            }
+        }
+
+        var md = LatencyReport.render(temp, "SIDE_SUBSCRIBER=1 RUNS=2 bench/latency.sh");
+
+        assertThat(md).contains("""
+                        | ingest POST | 3.0 (3.0–3.0) | 20.0 (20.0–20.0) | 41.5 (41.0–42.0) | 90.0 (90.0–90.0) |
+                        | time_lapse (ingest receivedAt to WebSocket receipt) | 9.0 (9.0–9.0) | 31.5 (31.0–32.0) | 60.0 (60.0–60.0) | 80.0 (80.0–80.0) |
+                        | time_lapse at a second, Go subscriber (bench/wsload, SIDE_SUBSCRIBER=1) | 8.5 (8.5–8.5) | 26.0 (24.0–28.0) | 44.0 (44.0–44.0) | 70.5 (70.5–70.5) |
+
+                        Accepted / delivered per run: 30,000 / 30,000, 30,000 / 30,000.
+                        """);
+        // The warm phase of run 2 has no side report: no row that would be a median of one run.
+        assertThat(md.split("## warm")[1]).doesNotContain("Go subscriber");
+    }
+
+    @Test
     void aSectionMovesEveryHeadingOneLevelDown() {
         assertThat(Reports.section("# Suite 2 (smoke size)\n\n- **Run:** x\n\n## Thresholds\n\n## Other\n### Deeper\n"))
                 .isEqualTo("## Suite 2 (smoke size)\n\n- **Run:** x\n\n### Thresholds\n\n## Other\n### Deeper\n");
