@@ -78,7 +78,7 @@ func main() {
 	flag.IntVar(&c.devices, "devices", 10, "devices the publisher posts as (round robin)")
 	flag.Float64Var(&c.rate, "rate", 1, "uplinks published per second; 0 publishes nothing and only listens for -duration (e.g. beside a k6 suite on the same channel)")
 	flag.Float64Var(&c.connectRate, "connect-rate", 1000, "new connections per second while connecting")
-	flag.DurationVar(&c.duration, "duration", time.Minute, "how long to publish")
+	flag.DurationVar(&c.duration, "duration", time.Minute, "how long to publish (with -rate 0: to listen)")
 	flag.DurationVar(&c.drain, "drain", 5*time.Second, "how long to wait for deliveries after the last publish")
 	flag.StringVar(&c.dump, "dump", "", "write the first subscriber's latencies (ms, arrival order) here, one a line")
 	flag.Parse()

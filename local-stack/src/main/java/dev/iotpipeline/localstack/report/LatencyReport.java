@@ -134,10 +134,11 @@ final class LatencyReport {
     /** time_lapse at the Go subscriber beside k6's: what a reader that costs next to nothing receives. */
     private static String sideRow(List<Path> runs, String phase) {
         var row = new StringBuilder("| time_lapse at a second, Go subscriber (bench/wsload, SIDE_SUBSCRIBER=1)");
+        var reports = runs.stream().map(run -> Json.read(sidePath(run, phase))).toList();
         for (var field : SIDE_FIELDS) {
             var values = new ArrayList<Double>();
-            for (var run : runs) {
-                var value = Json.read(sidePath(run, phase)).path(field);
+            for (var report : reports) {
+                var value = report.path(field);
                 if (value.isNumber()) {
                     values.add(value.asDouble());
                 }
