@@ -28,6 +28,9 @@ public record DecoderProperties(
      * (batches that large are full enough, and a backlog draining would only be paused), or fewer than
      * {@code sendNowBelowRate} uplinks a second come (0, the default: never; set, devices posting in step do not wait
      * for the linger, at the cost of more requests per burst: docs/benchmarks/raw/experiments/send-now-below-rate.md).
+     * The next poll does not wait for a batch's writes: up to {@code batchesInFlight} batches may be in flight (0:
+     * each batch waits for its own), and a batch is committed, at most every {@code commitInterval}, once its writes
+     * and every earlier batch's succeeded.
      */
     public record Kafka(
             @DefaultValue("6") @Positive int partitions,
@@ -40,7 +43,9 @@ public record DecoderProperties(
             @DefaultValue("0") @PositiveOrZero int sendNowBelowRate,
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax,
-            @NotNull @DefaultValue("60s") Duration readerStartTimeout) {}
+            @NotNull @DefaultValue("60s") Duration readerStartTimeout,
+            @NotNull @DefaultValue("1s") Duration commitInterval,
+            @DefaultValue("4") @PositiveOrZero int batchesInFlight) {}
 
     /**
      * CPU time and memory one JavaScript codec call may use before its message is dead-lettered, the largest

@@ -14,17 +14,62 @@ import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
+import org.springframework.context.ApplicationListener;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
+import org.springframework.kafka.config.ContainerPostProcessor;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.event.ListenerContainerIdleEvent;
+import org.springframework.kafka.listener.AbstractMessageListenerContainer;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
+import org.springframework.kafka.listener.ContainerProperties;
 
 @Configuration(proxyBeanMethods = false)
 @Import(ListenerServiceConfiguration.class)
 class DecodingConfig {
 
     @Bean
+    OrderedAcks orderedAcks(DecoderProperties properties) {
+        return new OrderedAcks(properties.kafka().commitInterval(), System::nanoTime);
+    }
+
+    /**
+     * The listener's container: offsets committed as {@link OrderedAcks} acknowledges batches, at most once a
+     * commit interval (at a few hundred uplinks a second a poll holds a record or two, and a commit per poll was a
+     * quarter of the broker's requests), which needs its one consumer thread (instances scale out instead); an idle event once a commit interval after the stream pauses,
+     * for the last batches' acknowledgments; the writes in flight waited for before partitions are given up.
+     */
+    @Bean
+    ContainerPostProcessor<Object, Object, AbstractMessageListenerContainer<Object, Object>> decoderContainer(
+            OrderedAcks acks, DecoderProperties properties) {
+        long interval = properties.kafka().commitInterval().toMillis();
+        return container -> {
+            if (container instanceof ConcurrentMessageListenerContainer<?, ?> concurrent) {
+                concurrent.setConcurrency(1);
+            }
+            var containerProperties = container.getContainerProperties();
+            containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
+            containerProperties.setIdleEventInterval(interval);
+            containerProperties.setPollTimeout(Math.min(containerProperties.getPollTimeout(), interval));
+            containerProperties.setConsumerRebalanceListener(acks.following(
+                    containerProperties.getConsumerRebalanceListener(),
+                    properties.kafka().sendTimeout()));
+        };
+    }
+
+    @Bean
+    ApplicationListener<ListenerContainerIdleEvent> decoderAcksWhenIdle(OrderedAcks acks) {
+        return event -> {
+            if (event.getListenerId().startsWith(UplinkListener.ID)) {
+                acks.give(true);
+            }
+        };
+    }
+
+    @Bean
     UplinkListener uplinkListener(
+            OrderedAcks acks,
             DeviceTypeRegistry registry,
             KafkaTemplate<String, Object> kafka,
             DecoderProperties properties,
@@ -38,6 +83,8 @@ class DecodingConfig {
                 properties.kafka().sendNowBelow(),
                 properties.kafka().sendNowFrom(),
                 properties.kafka().sendNowBelowRate(),
+                acks,
+                properties.kafka().batchesInFlight(),
                 new DecoderMetrics(meters),
                 new RecordTracing(
                         observations.getIfAvailable(() -> ObservationRegistry.NOOP),

@@ -13,22 +13,29 @@ import dev.iotpipeline.kafka.tracing.RecordTracing;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.core.KafkaOperations;
 import org.springframework.kafka.listener.BatchListenerFailedException;
+import org.springframework.kafka.support.Acknowledgment;
 
 /**
  * Consumes uplinks in batches; the batch's offsets are committed only after every resulting data unit or
  * dead letter was acknowledged, so a crash replays instead of losing (ids are deterministic downstream).
- * A failed write names its record: the error handler commits the records before it, and retries the record
- * (Kafka away) or dead-letters it (a write that can never succeed), so one record never blocks the rest.
+ * The next poll does not wait for them ({@link OrderedAcks}); when a write fails, everything from the failed
+ * batch on is read again and written batch by batch, waiting for each: a failed write then names its record,
+ * the error handler commits the records before it, and retries the record (Kafka away) or dead-letters it (a
+ * write that can never succeed), so one record never blocks the rest.
  */
 class UplinkListener {
 
@@ -39,6 +46,10 @@ class UplinkListener {
     private final RecordTracing tracing;
     private final SendNowRule sendNowRule;
     private final SendNow sendNow;
+    private final OrderedAcks acks;
+    private final int batchesInFlight;
+    /** After a failed write: wait for each batch's writes until one batch succeeded (consumer thread only). */
+    private boolean oneAtATime;
 
     UplinkListener(
             UplinkDecoder decoder,
@@ -47,6 +58,8 @@ class UplinkListener {
             int sendNowBelow,
             int sendNowFrom,
             int sendNowBelowRate,
+            OrderedAcks acks,
+            int batchesInFlight,
             DecoderMetrics metrics,
             RecordTracing tracing) {
         this.decoder = decoder;
@@ -54,15 +67,30 @@ class UplinkListener {
         this.sendTimeout = sendTimeout;
         this.sendNowRule = new SendNowRule(sendNowBelow, sendNowFrom, sendNowBelowRate);
         this.sendNow = new SendNow(kafka::flush, "decoder-send-now");
+        this.acks = acks;
+        this.batchesInFlight = batchesInFlight;
         this.metrics = metrics;
         this.tracing = tracing;
     }
 
+    static final String ID = "decoder";
+
     @KafkaListener(
-            id = "decoder",
+            id = ID,
             topics = "#{T(dev.iotpipeline.kafka.topic.PipelineTopic).UPLINKS_ENCODED.topicName()}",
-            batch = "true")
-    void onBatch(List<ConsumerRecord<String, byte[]>> records) throws InterruptedException {
+            batch = "true",
+            containerPostProcessor = "decoderContainer")
+    void onBatch(List<ConsumerRecord<String, byte[]>> records, Acknowledgment ack, Consumer<?, ?> consumer)
+            throws InterruptedException {
+        var firstOffsets = firstOffsets(records);
+        var readAgain = acks.takeFailure(firstOffsets);
+        if (readAgain != null) {
+            // An earlier batch's write failed: nothing from it on is acknowledged; read it all again, one batch at
+            // a time, so that the error handler sees the record whose write fails.
+            readAgain.forEach(consumer::seek);
+            oneAtATime = true;
+            return;
+        }
         long polled = System.currentTimeMillis();
         var writes = new ArrayList<List<CompletableFuture<?>>>(records.size());
         for (var record : records) {
@@ -77,6 +105,20 @@ class UplinkListener {
             sendNow.request();
         }
         var all = CompletableFuture.allOf(writes.stream().flatMap(List::stream).toArray(CompletableFuture[]::new));
+        var published = metrics.hops().hop("decoder-publish");
+        if (!oneAtATime && batchesInFlight > 0) {
+            int count = records.size();
+            all.thenRun(() -> {
+                long took = System.currentTimeMillis() - polled;
+                for (int i = 0; i < count; i++) {
+                    published.record(took, TimeUnit.MILLISECONDS);
+                }
+            });
+            acks.add(all, ack, firstOffsets);
+            // A write that failed or took too long is taken up by the next poll (takeFailure above).
+            acks.awaitInFlightAtMost(batchesInFlight, sendTimeout);
+            return;
+        }
         try {
             all.get(sendTimeout.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException | TimeoutException e) {
@@ -98,11 +140,21 @@ class UplinkListener {
                 }
             }
         }
-        var published = metrics.hops().hop("decoder-publish");
         long took = System.currentTimeMillis() - polled;
         for (int i = 0; i < records.size(); i++) {
             published.record(took, TimeUnit.MILLISECONDS);
         }
+        acks.add(CompletableFuture.completedFuture(null), ack, firstOffsets);
+        oneAtATime = false;
+    }
+
+    /** Where each partition of the batch starts. */
+    private static Map<TopicPartition, Long> firstOffsets(List<ConsumerRecord<String, byte[]>> records) {
+        var first = new HashMap<TopicPartition, Long>();
+        for (var record : records) {
+            first.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
+        }
+        return first;
     }
 
     /** Sends the record's data units, or its dead letter; a send that throws becomes a failed write. */
