@@ -37,8 +37,9 @@ class DecodingConfig {
     /**
      * The listener's container: offsets committed as {@link OrderedAcks} acknowledges batches, at most once a
      * commit interval (at a few hundred uplinks a second a poll holds a record or two, and a commit per poll was a
-     * quarter of the broker's requests), which needs its one consumer thread (instances scale out instead); an idle event once a commit interval after the stream pauses,
-     * for the last batches' acknowledgments; the writes in flight waited for before partitions are given up.
+     * quarter of the broker's requests), which needs its one consumer thread (instances scale out instead); an idle
+     * event once a commit interval after the stream pauses, for the last batches' acknowledgments or a failed write's
+     * reading again; the writes in flight waited for before partitions are given up.
      */
     @Bean
     ContainerPostProcessor<Object, Object, AbstractMessageListenerContainer<Object, Object>> decoderContainer(
@@ -59,10 +60,10 @@ class DecodingConfig {
     }
 
     @Bean
-    ApplicationListener<ListenerContainerIdleEvent> decoderAcksWhenIdle(OrderedAcks acks) {
+    ApplicationListener<ListenerContainerIdleEvent> decoderAcksWhenIdle(UplinkListener listener) {
         return event -> {
             if (event.getListenerId().startsWith(UplinkListener.ID)) {
-                acks.give(true);
+                listener.whenIdle(event.getConsumer());
             }
         };
     }

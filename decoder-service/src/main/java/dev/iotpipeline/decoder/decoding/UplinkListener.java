@@ -83,12 +83,7 @@ class UplinkListener {
     void onBatch(List<ConsumerRecord<String, byte[]>> records, Acknowledgment ack, Consumer<?, ?> consumer)
             throws InterruptedException {
         var firstOffsets = firstOffsets(records);
-        var readAgain = acks.takeFailure(firstOffsets);
-        if (readAgain != null) {
-            // An earlier batch's write failed: nothing from it on is acknowledged; read it all again, one batch at
-            // a time, so that the error handler sees the record whose write fails.
-            readAgain.forEach(consumer::seek);
-            oneAtATime = true;
+        if (readAgainAfterFailure(firstOffsets, consumer)) {
             return;
         }
         long polled = System.currentTimeMillis();
@@ -146,6 +141,31 @@ class UplinkListener {
         }
         acks.add(CompletableFuture.completedFuture(null), ack, firstOffsets);
         oneAtATime = false;
+    }
+
+    /**
+     * The stream paused (the container's idle event, on the consumer thread): acknowledges what is written, or, when
+     * a write failed and no poll came after it, reads it again, so its uplink does not wait for the next one.
+     */
+    void whenIdle(Consumer<?, ?> consumer) {
+        if (!readAgainAfterFailure(Map.of(), consumer)) {
+            acks.give(true);
+        }
+    }
+
+    /**
+     * When an earlier batch's write failed: nothing from it on is acknowledged; everything from it on, and the
+     * batch just polled (starting at {@code current}), is read again one batch at a time, so that the error handler
+     * sees the record whose write fails.
+     */
+    private boolean readAgainAfterFailure(Map<TopicPartition, Long> current, Consumer<?, ?> consumer) {
+        var readAgain = acks.takeFailure(current);
+        if (readAgain == null) {
+            return false;
+        }
+        readAgain.forEach(consumer::seek);
+        oneAtATime = true;
+        return true;
     }
 
     /** Where each partition of the batch starts. */

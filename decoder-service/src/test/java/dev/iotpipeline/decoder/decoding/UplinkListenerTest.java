@@ -54,6 +54,9 @@ import org.springframework.test.web.servlet.MockMvc;
             "spring.kafka.bootstrap-servers=${spring.embedded.kafka.brokers}",
             "server.port=0",
             "decoder.kafka.partitions=1",
+            // Small enough that a data unit of 3,000 measurements can never be written, while every other
+            // record here, dead letters included, fits.
+            "spring.kafka.producer.properties[max.request.size]=32768",
             "iot.security.admin-tokens[0]=admin-secret"
         })
 @EmbeddedKafka(partitions = 1)
@@ -176,6 +179,49 @@ class UplinkListenerTest {
         assertThat(unit.measurements()).containsEntry("level", 42.0);
     }
 
+    @Test
+    void deadLettersAnUplinkWhoseDataUnitCanNeverBeWrittenWhenNothingFollowsIt() throws Exception {
+        defineWideSensor();
+        var wide = uplink("wide-sensor", "dev-wide-alone", "2a");
+        send(wide.deviceId(), EventJson.write(wide));
+
+        var dead = awaitRecord(PipelineTopic.DEAD_LETTER.topicName(), wide.deviceId());
+        assertThat(header(dead, DeadLetterHeaders.CAUSE)).isEqualTo(DeadLetterHeaders.CAUSE_UNPUBLISHABLE);
+        assertThat(PipelineTopic.UPLINKS_ENCODED.read(dead.value()).id()).isEqualTo(wide.id());
+    }
+
+    @Test
+    void deadLettersAnUplinkWhoseDataUnitCanNeverBeWrittenAndDecodesTheUplinksPolledAfterIt() throws Exception {
+        defineWideSensor();
+        var wide = uplink("wide-sensor", "dev-wide", "2a");
+        send(wide.deviceId(), EventJson.write(wide));
+        var after = new ArrayList<EncodedUplink>();
+        for (int i = 0; i < 20; i++) {
+            after.add(uplink("em300th", "dev-after-wide-" + i, "01755C"));
+            send(after.getLast().deviceId(), EventJson.write(after.getLast()));
+        }
+
+        var dead = awaitRecord(PipelineTopic.DEAD_LETTER.topicName(), wide.deviceId());
+        assertThat(header(dead, DeadLetterHeaders.CAUSE)).isEqualTo(DeadLetterHeaders.CAUSE_UNPUBLISHABLE);
+        for (var uplink : after) {
+            var unit =
+                    PipelineTopic.DATA_UNITS.read(awaitRecord(PipelineTopic.DATA_UNITS.topicName(), uplink.deviceId())
+                            .value());
+            assertThat(unit.uplinkId()).isEqualTo(uplink.id());
+        }
+    }
+
+    /** A device type whose every data unit is larger than this context's producer may send. */
+    private void defineWideSensor() throws Exception {
+        mvc.perform(put("/device-types/wide-sensor")
+                        .header("Authorization", "Bearer admin-secret")
+                        .contentType(MediaType.APPLICATION_JSON)
+                        .content("""
+                                {"codec":"javascript","script":"function decodeUplink(input) { var d = {}; for (var i = 0; i < 3000; i++) { d['reading_' + i] = input.bytes[0] + i; } return {data: d}; }"}
+                                """))
+                .andExpect(status().is2xxSuccessful());
+    }
+
     private final List<ConsumerRecord<String, byte[]>> seen = new ArrayList<>();
 
     private ConsumerRecord<String, byte[]> awaitRecord(String topic, String key) {
@@ -203,11 +249,15 @@ class UplinkListenerTest {
     }
 
     private static EncodedUplink uplink(String deviceId, String hex) {
+        return uplink("em300th", deviceId, hex);
+    }
+
+    private static EncodedUplink uplink(String deviceType, String deviceId, String hex) {
         return new EncodedUplink(
                 Ids.newId(),
                 1,
                 "irrigation",
-                "em300th",
+                deviceType,
                 deviceId,
                 85,
                 HexFormat.of().parseHex(hex),
