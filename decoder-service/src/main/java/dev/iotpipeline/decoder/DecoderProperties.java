@@ -5,6 +5,7 @@ import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Positive;
 import jakarta.validation.constraints.PositiveOrZero;
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
@@ -44,7 +45,10 @@ public record DecoderProperties(
             @NotNull @DefaultValue("500ms") Duration retryBackoff,
             @NotNull @DefaultValue("5s") Duration retryBackoffMax,
             @NotNull @DefaultValue("60s") Duration readerStartTimeout,
-            @NotNull @DefaultValue("1s") Duration commitInterval,
+
+            @NotNull @DurationMin(millis = 10) @DefaultValue("1s")
+            Duration commitInterval,
+
             @DefaultValue("4") @PositiveOrZero int batchesInFlight) {}
 
     /**
