@@ -26,7 +26,8 @@ if [ "${SIDE_SUBSCRIBER:-}" = 1 ]; then (cd bench/wsload && go build -o wsload .
 scrape() {
   local url
   for url in "$INGEST_URL" "$DECODER_URL" "$RULES_URL" "$NOTIFY_URL"; do
-    curl -s "$url/actuator/prometheus" | grep -E '^(pipeline_hop_latency|ingest_kafka_send|notify_delivery_latency)_seconds_bucket' || true
+    curl -s "$url/actuator/prometheus" \
+      | grep -E '^((pipeline_hop_latency|ingest_kafka_send|notify_delivery_latency)_seconds_bucket|http_server_requests_seconds_bucket\{.*method="POST".*status="202".*/encoded/)' || true
   done
 }
 

@@ -23,8 +23,14 @@ final class LatencyReport {
     private static final double[] QUANTILES = {0.5, 0.95, 0.99};
     /** bench/wsload's report fields for the same columns as {@link #STATS}. */
     private static final String[] SIDE_FIELDS = {"latencyP50Ms", "latencyP95Ms", "latencyP99Ms", "latencyMaxMs"};
-    /** The histograms that make up the data path, in its order; hops a run did not observe are left out. */
+    /**
+     * The histograms that make up the data path, in its order; hops a run did not observe are left out. The first is
+     * ingest's own time for the suite's accepted POSTs (its labels in the scrape's order): against k6's POST figures
+     * it says how much of a POST's time is spent outside the server, waiting for a core or in k6.
+     */
     private static final List<String> HOPS = List.of(
+            "http_server_requests_seconds{error=\"none\",exception=\"none\",method=\"POST\",outcome=\"SUCCESS\","
+                    + "status=\"202\",uri=\"/sensor-data/{channel}/encoded/{deviceType}\"}",
             "ingest_kafka_send_seconds{}",
             "pipeline_hop_latency_seconds{hop=\"decoder-poll\"}",
             "pipeline_hop_latency_seconds{hop=\"decoder-publish\"}",

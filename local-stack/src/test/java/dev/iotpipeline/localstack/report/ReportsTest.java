@@ -293,6 +293,37 @@ class ReportsTest {
     }
 
     @Test
+    void latencyShowsIngestsOwnTimeForTheAcceptedPostsAheadOfTheHops() throws Exception {
+        var server = "http_server_requests_seconds_bucket{error=\"none\",exception=\"none\",method=\"POST\","
+                + "outcome=\"SUCCESS\",status=\"202\",uri=\"/sensor-data/{channel}/encoded/{deviceType}\",le=\"%s\"} %d\n";
+        for (var phase : List.of("cold", "warm")) {
+            var dir = Files.createDirectories(temp.resolve("run-1").resolve(phase));
+            Files.writeString(dir.resolve("suite1-closed-loop-summary.json"), """
+                    {"metrics": {
+                      "http_req_duration{scenario:ingestion}": {"values": {"med": 3, "p(95)": 20, "p(99)": 40, "max": 90}},
+                      "time_lapse": {"values": {"med": 9, "p(95)": 30, "p(99)": 60, "max": 80}},
+                      "uplinks_accepted": {"values": {"count": 100}},
+                      "data_units_received": {"values": {"count": 100}}}}
+                    """);
+            Files.writeString(dir.resolveSibling(phase + "-before.prom"), "");
+            Files.writeString(
+                    dir.resolveSibling(phase + "-after.prom"),
+                    server.formatted("0.001", 50) + server.formatted("0.01", 99) + server.formatted("0.1", 100)
+                            + server.formatted("+Inf", 100)
+                            + "ingest_kafka_send_seconds_bucket{le=\"0.01\"} 100\n"
+                            + "ingest_kafka_send_seconds_bucket{le=\"+Inf\"} 100\n");
+        }
+
+        var md = LatencyReport.render(temp, "RUNS=1 bench/latency.sh");
+
+        // p95: rank 95 of 100 lies 45/49 of the way through the bucket (1, 10] ms.
+        assertThat(md.split("## warm")[1])
+                .contains("| `http_server_requests_seconds{error=\"none\",exception=\"none\",method=\"POST\","
+                        + "outcome=\"SUCCESS\",status=\"202\",uri=\"/sensor-data/{channel}/encoded/{deviceType}\"}` "
+                        + "| 1.0 | 9.3 | 10.0 | 100 |\n| `ingest_kafka_send_seconds{}` |");
+    }
+
+    @Test
     void aSectionMovesEveryHeadingOneLevelDown() {
         assertThat(Reports.section("# Suite 2 (smoke size)\n\n- **Run:** x\n\n## Thresholds\n\n## Other\n### Deeper\n"))
                 .isEqualTo("## Suite 2 (smoke size)\n\n- **Run:** x\n\n### Thresholds\n\n## Other\n### Deeper\n");
