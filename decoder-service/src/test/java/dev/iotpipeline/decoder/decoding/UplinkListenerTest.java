@@ -41,6 +41,7 @@ import org.springframework.kafka.test.EmbeddedKafkaBroker;
 import org.springframework.kafka.test.context.EmbeddedKafka;
 import org.springframework.kafka.test.utils.KafkaTestUtils;
 import org.springframework.test.web.servlet.MockMvc;
+import org.springframework.test.web.servlet.ResultActions;
 
 /**
  * The decoder service alone on a real broker in this JVM: an uplink becomes its data unit, records it can
@@ -160,12 +161,7 @@ class UplinkListenerTest {
         var dead = awaitRecord(PipelineTopic.DEAD_LETTER.topicName(), early.deviceId());
         assertThat(header(dead, DeadLetterHeaders.CAUSE)).isEqualTo(DeadLetterCause.UNKNOWN_DEVICE_TYPE.tag());
 
-        mvc.perform(put("/device-types/late-sensor")
-                        .header("Authorization", "Bearer admin-secret")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                                {"codec":"javascript","script":"function decodeUplink(input) { return {data: {level: input.bytes[0]}}; }"}
-                                """))
+        defineDeviceType("late-sensor", "function decodeUplink(input) { return {data: {level: input.bytes[0]}}; }")
                 .andExpect(status().isCreated());
         mvc.perform(post("/dead-letters/redrive")
                         .param("deviceType", "late-sensor")
@@ -213,13 +209,21 @@ class UplinkListenerTest {
 
     /** A device type whose every data unit is larger than this context's producer may send. */
     private void defineWideSensor() throws Exception {
-        mvc.perform(put("/device-types/wide-sensor")
-                        .header("Authorization", "Bearer admin-secret")
-                        .contentType(MediaType.APPLICATION_JSON)
-                        .content("""
-                                {"codec":"javascript","script":"function decodeUplink(input) { var d = {}; for (var i = 0; i < 3000; i++) { d['reading_' + i] = input.bytes[0] + i; } return {data: d}; }"}
-                                """))
+        defineDeviceType(
+                        "wide-sensor",
+                        "function decodeUplink(input) { var d = {}; for (var i = 0; i < 3000; i++) {"
+                                + " d['reading_' + i] = input.bytes[0] + i; } return {data: d}; }")
                 .andExpect(status().is2xxSuccessful());
+    }
+
+    /** Creates or replaces a device type with a JavaScript codec (the script holds no double quotes). */
+    private ResultActions defineDeviceType(String name, String script) throws Exception {
+        return mvc.perform(put("/device-types/" + name)
+                .header("Authorization", "Bearer admin-secret")
+                .contentType(MediaType.APPLICATION_JSON)
+                .content("""
+                        {"codec":"javascript","script":"%s"}
+                        """.formatted(script)));
     }
 
     private final List<ConsumerRecord<String, byte[]>> seen = new ArrayList<>();
