@@ -41,9 +41,12 @@ final class OrderedAcks {
         this.lastGiven = nanoTime.getAsLong() - intervalNanos;
     }
 
-    /** A batch whose writes were sent; it is acknowledged after every batch added before it. */
+    /**
+     * A batch whose writes were sent; it is acknowledged after every batch added before it. {@code firstOffsets} is
+     * kept as it is: the caller does not change it afterwards.
+     */
     void add(CompletableFuture<?> writes, Acknowledgment ack, Map<TopicPartition, Long> firstOffsets) {
-        pending.add(new Batch(writes, ack, Map.copyOf(firstOffsets)));
+        pending.add(new Batch(writes, ack, firstOffsets));
         give(false);
     }
 

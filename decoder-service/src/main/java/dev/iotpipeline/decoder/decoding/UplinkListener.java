@@ -100,17 +100,12 @@ class UplinkListener {
             sendNow.request();
         }
         var all = CompletableFuture.allOf(writes.stream().flatMap(List::stream).toArray(CompletableFuture[]::new));
-        var published = metrics.hops().hop("decoder-publish");
         if (!oneAtATime && batchesInFlight > 0) {
             int count = records.size();
-            all.thenRun(() -> {
-                long took = System.currentTimeMillis() - polled;
-                for (int i = 0; i < count; i++) {
-                    published.record(took, TimeUnit.MILLISECONDS);
-                }
-            });
+            all.thenRun(() -> recordPublished(count, polled));
             acks.add(all, ack, firstOffsets);
-            // A write that failed or took too long is taken up by the next poll (takeFailure above).
+            // A write that failed or took too long is taken up by the next poll or, if none comes, the idle event
+            // (readAgainAfterFailure).
             acks.awaitInFlightAtMost(batchesInFlight, sendTimeout);
             return;
         }
@@ -135,10 +130,7 @@ class UplinkListener {
                 }
             }
         }
-        long took = System.currentTimeMillis() - polled;
-        for (int i = 0; i < records.size(); i++) {
-            published.record(took, TimeUnit.MILLISECONDS);
-        }
+        recordPublished(records.size(), polled);
         acks.add(CompletableFuture.completedFuture(null), ack, firstOffsets);
         oneAtATime = false;
     }
@@ -168,11 +160,26 @@ class UplinkListener {
         return true;
     }
 
-    /** Where each partition of the batch starts. */
+    /** The decoder-publish hop of a batch's {@code count} uplinks: from their poll to their writes acknowledged. */
+    private void recordPublished(int count, long polled) {
+        var published = metrics.hops().hop("decoder-publish");
+        long took = System.currentTimeMillis() - polled;
+        for (int i = 0; i < count; i++) {
+            published.record(took, TimeUnit.MILLISECONDS);
+        }
+    }
+
+    /** Where each partition of the batch starts (a poll's records come partition by partition). */
     private static Map<TopicPartition, Long> firstOffsets(List<ConsumerRecord<String, byte[]>> records) {
         var first = new HashMap<TopicPartition, Long>();
+        ConsumerRecord<String, byte[]> previous = null;
         for (var record : records) {
-            first.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
+            if (previous == null
+                    || previous.partition() != record.partition()
+                    || !previous.topic().equals(record.topic())) {
+                first.putIfAbsent(new TopicPartition(record.topic(), record.partition()), record.offset());
+            }
+            previous = record;
         }
         return first;
     }

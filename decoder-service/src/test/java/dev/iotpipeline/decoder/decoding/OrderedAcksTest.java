@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.TopicPartition;
 import org.junit.jupiter.api.Test;
@@ -107,8 +108,7 @@ class OrderedAcksTest {
         acks.add(CompletableFuture.completedFuture(null), ack("first"), Map.of(P0, 10L));
         now.addAndGet(Duration.ofMillis(10).toNanos());
         acks.add(inFlight, ack("second"), Map.of(P0, 20L));
-        CompletableFuture.delayedExecutor(50, java.util.concurrent.TimeUnit.MILLISECONDS)
-                .execute(() -> inFlight.complete(null));
+        CompletableFuture.delayedExecutor(50, TimeUnit.MILLISECONDS).execute(() -> inFlight.complete(null));
 
         acks.following(null, Duration.ofSeconds(5)).onPartitionsRevokedBeforeCommit(null, List.of(P0));
 
