@@ -3,6 +3,7 @@ package dev.iotpipeline.decoder.decoding;
 import dev.iotpipeline.decoder.DecoderProperties;
 import dev.iotpipeline.decoder.registry.DeviceTypeRegistry;
 import dev.iotpipeline.events.DeviceType;
+import dev.iotpipeline.kafka.AcknowledgedBatches;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
@@ -22,8 +23,6 @@ import org.springframework.kafka.config.ContainerPostProcessor;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.event.ListenerContainerIdleEvent;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.ContainerProperties;
 
 @Configuration(proxyBeanMethods = false)
 @Import(ListenerServiceConfiguration.class)
@@ -37,26 +36,16 @@ class DecodingConfig {
     /**
      * The listener's container: offsets committed as {@link OrderedAcks} acknowledges batches, at most once a
      * commit interval (at a few hundred uplinks a second a poll holds a record or two, and a commit per poll was a
-     * quarter of the broker's requests), which needs its one consumer thread (instances scale out instead); an idle
-     * event once a commit interval after the stream pauses, for the last batches' acknowledgments or a failed write's
-     * reading again; the writes in flight waited for before partitions are given up.
+     * quarter of the broker's requests); an idle event once a commit interval after the stream pauses, for the last
+     * batches' acknowledgments or a failed write's reading again; the writes in flight waited for before partitions
+     * are given up.
      */
     @Bean
     ContainerPostProcessor<Object, Object, AbstractMessageListenerContainer<Object, Object>> decoderContainer(
             OrderedAcks acks, DecoderProperties properties) {
-        long interval = properties.kafka().commitInterval().toMillis();
-        return container -> {
-            if (container instanceof ConcurrentMessageListenerContainer<?, ?> concurrent) {
-                concurrent.setConcurrency(1);
-            }
-            var containerProperties = container.getContainerProperties();
-            containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
-            containerProperties.setIdleEventInterval(interval);
-            containerProperties.setPollTimeout(Math.min(containerProperties.getPollTimeout(), interval));
-            containerProperties.setConsumerRebalanceListener(acks.following(
-                    containerProperties.getConsumerRebalanceListener(),
-                    properties.kafka().sendTimeout()));
-        };
+        return AcknowledgedBatches.container(
+                properties.kafka().commitInterval(),
+                rebalance -> acks.following(rebalance, properties.kafka().sendTimeout()));
     }
 
     @Bean

@@ -1,5 +1,6 @@
 package dev.iotpipeline.notify.history;
 
+import dev.iotpipeline.kafka.AcknowledgedBatches;
 import dev.iotpipeline.kafka.ListenerServiceConfiguration;
 import dev.iotpipeline.kafka.deadletter.DeadLetterHeaders;
 import dev.iotpipeline.kafka.deadletter.DeadLetterRecoverer;
@@ -29,8 +30,6 @@ import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.event.ListenerContainerIdleEvent;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
-import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
-import org.springframework.kafka.listener.ContainerProperties;
 import org.springframework.transaction.support.TransactionTemplate;
 
 @Configuration(proxyBeanMethods = false)
@@ -107,26 +106,15 @@ class HistoryConfig {
     }
 
     /**
-     * The store writer's container: offsets committed as {@link LatestReadings} acknowledges batches, which needs
-     * its one consumer thread (instances scale out instead); an idle event soon after the stream pauses; its
-     * waiting readings written before partitions are given up.
+     * The store writer's container: offsets committed as {@link LatestReadings} acknowledges batches; an idle event
+     * soon after the stream pauses; its waiting readings written before partitions are given up.
      */
     @Bean
     ContainerPostProcessor<Object, Object, AbstractMessageListenerContainer<Object, Object>> storeWriterContainer(
             LatestReadings latest, NotifyProperties properties) {
         var idle = Duration.ofMillis(
                 Math.clamp(properties.history().latestInterval().toMillis(), 10, 100));
-        return container -> {
-            if (container instanceof ConcurrentMessageListenerContainer<?, ?> concurrent) {
-                concurrent.setConcurrency(1);
-            }
-            var containerProperties = container.getContainerProperties();
-            containerProperties.setAckMode(ContainerProperties.AckMode.MANUAL);
-            containerProperties.setIdleEventInterval(idle.toMillis());
-            containerProperties.setPollTimeout(Math.min(containerProperties.getPollTimeout(), idle.toMillis()));
-            containerProperties.setConsumerRebalanceListener(
-                    latest.following(containerProperties.getConsumerRebalanceListener()));
-        };
+        return AcknowledgedBatches.container(idle, latest::following);
     }
 
     @Bean
