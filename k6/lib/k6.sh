@@ -24,13 +24,14 @@ machine_description() {
 # run_k6 DIR SCRIPT [k6 args...]: one k6 run writing its summary, Markdown report, HTML dashboard and log into
 # DIR. Returns k6's exit code (99 = thresholds failed). k6 shares the cores with what it measures, so its Go
 # collector runs less often (GOGC 400: 13 % less k6 CPU per request in the seed shape for ~400 MB more memory,
-# docs/benchmarks/raw/experiments/k6-gogc.md); set GOGC to override.
+# docs/benchmarks/raw/experiments/k6-gogc.md); set GOGC to override. K6_WEB_DASHBOARD=false skips the HTML
+# dashboard (it measured no cheaper: docs/benchmarks/raw/experiments/k6-floor-knobs.md).
 run_k6() {
   local dir=$1 script=$2 rc
   shift 2
   mkdir -p "$dir"
   if REPORT_DIR=$dir K6_NO_USAGE_REPORT=true GOGC=${GOGC:-400} \
-    K6_WEB_DASHBOARD=true K6_WEB_DASHBOARD_PORT=-1 K6_WEB_DASHBOARD_EXPORT="$dir/dashboard.html" \
+    K6_WEB_DASHBOARD=${K6_WEB_DASHBOARD:-true} K6_WEB_DASHBOARD_PORT=-1 K6_WEB_DASHBOARD_EXPORT="$dir/dashboard.html" \
     K6_WEB_DASHBOARD_PERIOD=${K6_WEB_DASHBOARD_PERIOD:-$([ "${SMOKE:-}" = 1 ] && echo 1s || echo 2s)} \
     "$K6" run --quiet "$@" "$script" 2>&1 | tee "$dir/k6.log"; then rc=0; else rc=${PIPESTATUS[0]}; fi
   return "$rc"
