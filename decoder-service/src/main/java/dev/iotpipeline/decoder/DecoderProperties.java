@@ -29,9 +29,10 @@ public record DecoderProperties(
      * (batches that large are full enough, and a backlog draining would only be paused), or fewer than
      * {@code sendNowBelowRate} uplinks a second come (0, the default: never; set, devices posting in step do not wait
      * for the linger, at the cost of more requests per burst: docs/benchmarks/raw/experiments/send-now-below-rate.md).
-     * The next poll does not wait for a batch's writes: up to {@code batchesInFlight} batches may be in flight (0:
-     * each batch waits for its own), and a batch is committed, at most every {@code commitInterval}, once its writes
-     * and every earlier batch's succeeded.
+     * After a partial poll the next poll does not wait for the batch's writes: up to {@code batchesInFlight} batches
+     * may be in flight (0: each batch waits for its own); a full poll ({@code max-poll-records}: a backlog) waits for
+     * its own and every earlier batch's, since overlapping them there costs produce requests and gains nothing. A
+     * batch is committed, at most every {@code commitInterval}, once its writes and every earlier batch's succeeded.
      */
     public record Kafka(
             @DefaultValue("6") @Positive int partitions,

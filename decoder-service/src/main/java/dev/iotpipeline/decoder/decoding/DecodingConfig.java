@@ -13,6 +13,7 @@ import dev.iotpipeline.kafka.tracing.RecordTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
 import org.springframework.context.ApplicationListener;
@@ -75,11 +76,18 @@ class DecodingConfig {
                 properties.kafka().sendNowBelowRate(),
                 acks,
                 properties.kafka().batchesInFlight(),
+                maxPollRecords(kafkaProperties),
                 new DecoderMetrics(meters),
                 new RecordTracing(
                         observations.getIfAvailable(() -> ObservationRegistry.NOOP),
                         "decoder",
                         kafkaProperties.getConsumer().getGroupId()));
+    }
+
+    /** The consumer's {@code spring.kafka.consumer.max-poll-records}, or the Kafka client's default when unset. */
+    private static int maxPollRecords(KafkaProperties kafkaProperties) {
+        Integer set = kafkaProperties.getConsumer().getMaxPollRecords();
+        return set == null ? ConsumerConfig.DEFAULT_MAX_POLL_RECORDS : set;
     }
 
     @Bean

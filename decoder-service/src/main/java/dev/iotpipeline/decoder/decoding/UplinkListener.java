@@ -32,10 +32,11 @@ import org.springframework.kafka.support.Acknowledgment;
 /**
  * Consumes uplinks in batches; the batch's offsets are committed only after every resulting data unit or
  * dead letter was acknowledged, so a crash replays instead of losing (ids are deterministic downstream).
- * The next poll does not wait for them ({@link OrderedAcks}); when a write fails, everything from the failed
- * batch on is read again and written batch by batch, waiting for each: a failed write then names its record,
- * the error handler commits the records before it, and retries the record (Kafka away) or dead-letters it (a
- * write that can never succeed), so one record never blocks the rest.
+ * After a partial poll the next poll does not wait for them ({@link OrderedAcks}); after a full one (a backlog) it
+ * does, because there the overlap only splits the next batch's writes into more produce requests. When a write
+ * fails, everything from the failed batch on is read again and written batch by batch, waiting for each: a failed
+ * write then names its record, the error handler commits the records before it, and retries the record (Kafka away)
+ * or dead-letters it (a write that can never succeed), so one record never blocks the rest.
  */
 class UplinkListener {
 
@@ -48,6 +49,7 @@ class UplinkListener {
     private final SendNow sendNow;
     private final OrderedAcks acks;
     private final int batchesInFlight;
+    private final int fullPoll;
     /** After a failed write: wait for each batch's writes until one batch succeeded (consumer thread only). */
     private boolean oneAtATime;
 
@@ -60,6 +62,7 @@ class UplinkListener {
             int sendNowBelowRate,
             OrderedAcks acks,
             int batchesInFlight,
+            int fullPoll,
             DecoderMetrics metrics,
             RecordTracing tracing) {
         this.decoder = decoder;
@@ -69,6 +72,7 @@ class UplinkListener {
         this.sendNow = new SendNow(kafka::flush, "decoder-send-now");
         this.acks = acks;
         this.batchesInFlight = batchesInFlight;
+        this.fullPoll = fullPoll;
         this.metrics = metrics;
         this.tracing = tracing;
     }
@@ -104,9 +108,11 @@ class UplinkListener {
             int count = records.size();
             all.thenRun(() -> recordPublished(count, polled));
             acks.add(all, ack, firstOffsets);
-            // A write that failed or took too long is taken up by the next poll or, if none comes, the idle event
-            // (readAgainAfterFailure).
-            acks.awaitInFlightAtMost(batchesInFlight, sendTimeout);
+            // A full poll means more are waiting: polling on while its writes are in flight would gain nothing, and the
+            // flush it asked for would send the next batch's writes piecemeal as they are appended (~10 % of the
+            // batched rate: docs/benchmarks/raw/experiments/adaptive-pipelining.md). A write that failed or took too
+            // long is taken up by the next poll or, if none comes, the idle event (readAgainAfterFailure).
+            acks.awaitInFlightAtMost(count >= fullPoll ? 0 : batchesInFlight, sendTimeout);
             return;
         }
         try {
