@@ -30,7 +30,7 @@ part_cpu() {
   pg=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
   for part in ingest:$IOT_INGEST_PORT decoder:$IOT_DECODER_PORT rules:$IOT_RULES_PORT notify:$IOT_NOTIFY_PORT \
       broker:$IOT_KAFKA_PORT; do
-    listeners+=" ${part%%:*}=$(ss -Hltnp "sport = :${part#*:}" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)"
+    listeners+=" ${part%%:*}=$(listener_pid "${part#*:}")"
   done
   { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v roots="$listeners postgresql=$pg launcher=$PPID" \
       -v self=$$ -v hz="$(getconf CLK_TCK)" '

@@ -28,7 +28,7 @@ mkdir -p "$OUT"
 # Runs under the stack (bench_stack).
 measure() {
   local broker topic bootstrap=127.0.0.1:$IOT_KAFKA_PORT records pids p i linger
-  broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  broker=$(listener_pid "$IOT_KAFKA_PORT")
   cpu() { awk '{ s = $0; sub(/^.*\) /, "", s); split(s, f, " "); print f[12] + f[13] }' "/proc/$1/stat"; }
   records=$(( RATE * (WARM + WINDOW + 5) ))
   b0=$(cpu "$broker"); sleep 10; b1=$(cpu "$broker")

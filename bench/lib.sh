@@ -80,7 +80,13 @@ wait_stored() {
   done
 }
 
-export -f now_us stored_count stored_meter wait_stored
+# listener_pid PORT: the pid of the process listening on TCP port PORT (the stack JVM or a service process owns the
+# HTTP ports, the broker Kafka's).
+listener_pid() {
+  ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2
+}
+
+export -f now_us stored_count stored_meter wait_stored listener_pid
 
 # bench_classpath MODULE: builds MODULE (and what it needs) and prints the classpath of its test classes, for
 # the benchmark mains that live there.

@@ -45,11 +45,6 @@ VIEWS_ONLY=0
 JFR_SETTINGS="settings=profile jdk.CPUTimeSample#enabled=true jdk.CPUTimeSample#throttle=10ms"
 export JFR_SETTINGS
 
-# The pid of the java process listening on TCP port $1 (the stack owns the HTTP ports, the broker Kafka's).
-listener_pid() {
-  ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2
-}
-
 # Runs under the stack (bench_stack): warm-up, then the measured run with JFR on the stack and the broker.
 # $1 profile name, $2 k6 suite, $3 k6 options of the measured run.
 record() {
@@ -179,7 +174,6 @@ for name in $PROFILES; do
       echo "uptime before the stack started: $(uptime)"
     } > "$OUT/$name/run.txt"
     echo "profile $name: k6/run $suite $extra" >&2
-    export -f listener_pid
     bench_stack "$JFR_DIR/$name/stack.log" record "$name" "$suite" "$extra" || echo "profile $name: exit $?" >&2
     rm -rf "${IOT_DATA_DIR:?}"
   fi

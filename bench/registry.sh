@@ -60,7 +60,7 @@ import_all() {
 
 measure() {
   local stack start
-  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  stack=$(listener_pid "$IOT_INGEST_PORT")
   echo "heapBefore $(heap_mb "$stack")" >> "$OUT/figures.txt"
   start=$(now_us)
   import_all first

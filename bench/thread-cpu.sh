@@ -23,8 +23,8 @@ mkdir -p "$OUT"
 # Runs under the stack (bench_stack): warm-up, then the windows.
 measure() {
   local stack broker postmaster accepted
-  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-  broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  stack=$(listener_pid "$IOT_INGEST_PORT")
+  broker=$(listener_pid "$IOT_KAFKA_PORT")
   postmaster=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
   "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$WARMUP_RATE" -batch "$BATCH" -devices "$DEVICES" \
     -conns "$CONNS" -duration "$WARMUP" -report "$OUT/warmup.json" > "$OUT/warmup.log" 2>&1

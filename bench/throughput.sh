@@ -39,7 +39,7 @@ mkdir -p "$OUT"
 stack_cpu() {
   local stack=$PPID pg
   grep -q LocalStackMain "/proc/$stack/cmdline" 2>/dev/null \
-    || stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+    || stack=$(listener_pid "$IOT_INGEST_PORT")
   pg=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
   { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v roots="$stack $pg" -v self=$$ -v hz="$(getconf CLK_TCK)" '
     { rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " "); parent[$1] = f[2]; ticks[$1] = f[12] + f[13] + f[14] + f[15] }
@@ -78,7 +78,7 @@ measure() {
   # The stack's and the broker's collectors, once a second (cumulative counts and times): how often a pause stops
   # the services; and vmstat's run queue and steal time. Each file starts with the Unix time its sampling began, so
   # a stall (the generator's notSentBySecond) can be lined up with them.
-  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  stack=$(listener_pid "$IOT_INGEST_PORT")
   broker=$(pgrep -f 'kafka\.Kafka ' | head -1 || true)
   jstat="$(dirname "$(readlink -f "$(command -v java)")")/jstat"
   # Each collection with its cause (jstat has none), logged from now on by the running JVMs.

@@ -10,7 +10,7 @@ mkdir -p "$PO"
 (cd bench/postload && go build -o postload .)
 measure() {
   local stack
-  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  stack=$(listener_pid "$IOT_INGEST_PORT")
   "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$RATE" -batch 100 -devices 1000 -conns 256 \
     -duration 60s -report "$PO/warm.json" > "$PO/warm.log" 2>&1
   jcmd "$stack" JFR.start name=p settings=profile jdk.CPUTimeSample#enabled=true filename="$PO/stack.jfr" > /dev/null

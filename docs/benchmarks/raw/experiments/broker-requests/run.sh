@@ -9,7 +9,7 @@ source bench/lib.sh
 export POSTLOAD=$PWD/bench/postload/postload MODE=${MODE:-pipeline}
 export CP="$HOME/.m2/repository/org/apache/kafka/kafka-tools/4.1.2/kafka-tools-4.1.2.jar:$(cat local-stack/target/run-classpath.txt)"
 m() {
-  broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  broker=$(listener_pid "$IOT_KAFKA_PORT")
   bs=127.0.0.1:$IOT_KAFKA_PORT
   snap() { java "$HERE/BrokerRequests.java" "$broker" > $OUT/$MODE-$1.txt; cat /proc/$broker/stat | awk '{print $14+$15}' > $OUT/$MODE-$1.cpu; }
   if [ "$MODE" = pipeline ]; then

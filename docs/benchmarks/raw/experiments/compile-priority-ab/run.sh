@@ -8,8 +8,8 @@ export OUT=${OUT:-/tmp/coldexp/out}
 rm -rf "$OUT"; mkdir -p "$OUT"
 measure() {
   local stack broker
-  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-  broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  stack=$(listener_pid "$IOT_INGEST_PORT")
+  broker=$(listener_pid "$IOT_KAFKA_PORT")
   ps -L -o pid,tid,nice,comm -p "$stack" | grep -i compiler > "$OUT/nice.txt" || true
   for phase in cold warm; do
     threads "stack=$stack" "broker=$broker" > "$OUT/$phase.before"

@@ -16,7 +16,7 @@ source bench/lib.sh
 export POSTLOAD=$PWD/bench/postload/postload
 m() {
   local broker bs=127.0.0.1:$IOT_KAFKA_PORT n=0 mode pid load
-  broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  broker=$(listener_pid "$IOT_KAFKA_PORT")
   cpu() { awk '{ s = $0; sub(/^.*\) /, "", s); split(s, f, " "); print f[12] + f[13] }' "/proc/$1/stat"; }
   b0=$(cpu "$broker"); sleep 10; b1=$(cpu "$broker"); echo "broker-idle $((b1 - b0)) 10" > "$OUT/broker-idle.txt"
   for mode in $ORDER; do

@@ -4,7 +4,7 @@ cd /work/main
 source bench/lib.sh
 export POSTLOAD=$PWD/bench/postload/postload
 histo() {
-  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  stack=$(listener_pid "$IOT_INGEST_PORT")
   "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate 5000 -batch 1 -devices 1000 -conns 1000 -duration 90s -report /tmp/histo-load.json >/dev/null 2>&1 &
   load=$!
   sleep 80

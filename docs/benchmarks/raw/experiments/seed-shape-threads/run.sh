@@ -7,8 +7,8 @@ export OUT=${OUT:-/tmp/seedcpu/out}
 rm -rf "$OUT"; mkdir -p "$OUT"
 measure() {
   local stack broker postmaster
-  stack=$(ss -Hltnp "sport = :$IOT_INGEST_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
-  broker=$(ss -Hltnp "sport = :$IOT_KAFKA_PORT" | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2)
+  stack=$(listener_pid "$IOT_INGEST_PORT")
+  broker=$(listener_pid "$IOT_KAFKA_PORT")
   postmaster=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
   RUN_DIR="$OUT/cold" k6/run suite1-closed-loop > "$OUT/cold.log" 2>&1 || true
   sleep 3
