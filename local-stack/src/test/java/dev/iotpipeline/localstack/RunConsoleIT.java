@@ -92,13 +92,18 @@ class RunConsoleIT {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
             assertThat(warmupData.body()).isEqualTo("{\"count\":0}");
-            // Ingest's rehearsed uplinks went through the producer into a topic of the warm-up's own, deleted by
-            // the time it reported ready.
+            // Ingest's rehearsed uplinks and the decoder's data units went through their producers (and the
+            // decoder's through a consumer) in topics of the warm-ups' own, deleted by the time they reported ready;
+            // the decoder's consumer read by assignment, so no group of it is left either.
             try (var admin = Admin.create(
                     Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ports.get("KAFKA")))) {
                 assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS))
                         .contains("uplinks.encoded")
                         .noneMatch(topic -> topic.startsWith("_iot-pipeline-warmup"));
+                assertThat(admin.listGroups().all().get(10, TimeUnit.SECONDS))
+                        .extracting(group -> group.groupId())
+                        .contains("decoder")
+                        .doesNotContain("decoder-warmup");
             }
             assertThat(String.join("\n", lines.subList(banner, lines.size())))
                     .contains(

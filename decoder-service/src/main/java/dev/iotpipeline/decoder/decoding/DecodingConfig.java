@@ -13,6 +13,7 @@ import dev.iotpipeline.kafka.tracing.RecordTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
 import java.time.Clock;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -21,6 +22,8 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
 import org.springframework.kafka.config.ContainerPostProcessor;
+import org.springframework.kafka.core.ConsumerFactory;
+import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.event.ListenerContainerIdleEvent;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
@@ -28,6 +31,8 @@ import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 @Configuration(proxyBeanMethods = false)
 @Import(ListenerServiceConfiguration.class)
 class DecodingConfig {
+
+    private static final String WARMUP_GROUP = "decoder-warmup";
 
     @Bean
     OrderedAcks orderedAcks(DecoderProperties properties) {
@@ -91,11 +96,20 @@ class DecodingConfig {
     }
 
     @Bean
-    DecoderWarmup decoderWarmup(DeviceTypeRegistry registry, KafkaTemplate<String, Object> kafka) {
+    DecoderWarmup decoderWarmup(
+            DeviceTypeRegistry registry,
+            KafkaTemplate<String, Object> kafka,
+            KafkaAdmin admin,
+            ConsumerFactory<?, ?> consumers,
+            DecoderProperties properties) {
         return new DecoderWarmup(
                 new UplinkDecoder(registry::resolve, Clock.systemUTC()),
                 () -> registry.all().stream().map(DeviceType::name).toList(),
-                kafka);
+                kafka,
+                () -> Admin.create(admin.getConfigurationProperties()),
+                // A group of its own that it never joins: it reads by assignment and commits nothing.
+                () -> consumers.createConsumer(WARMUP_GROUP, WARMUP_GROUP, null),
+                properties.kafka().replicationFactor());
     }
 
     /**

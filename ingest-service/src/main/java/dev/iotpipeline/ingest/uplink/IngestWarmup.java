@@ -1,6 +1,7 @@
 package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.kafka.topic.PipelineTopic;
+import dev.iotpipeline.kafka.warmup.RehearsalTopic;
 import dev.iotpipeline.web.warmup.Warmup;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -10,17 +11,10 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import java.util.function.IntSupplier;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.admin.OffsetSpec;
-import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
@@ -52,8 +46,8 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     private final short replicationFactor;
     private final int burst;
     private final List<Socket> kept = new ArrayList<>();
-    /** Open from the rehearsal topic's creation to its deletion; null while there is no topic. */
-    private Admin admin;
+    /** From the rehearsal topic's creation to its deletion; null while there is no topic. */
+    private RehearsalTopic topic;
 
     /**
      * @param admins an admin client for the rehearsal topic's creation and deletion, closed with the warm-up
@@ -133,23 +127,11 @@ final class IngestWarmup implements Warmup, AutoCloseable {
         }
     }
 
-    /** As many partitions as uplinks.encoded, kept a minute at most should a kill -9 leave it behind. */
+    /** As many partitions as uplinks.encoded. */
     private void createTopic() throws Exception {
         int partitions =
                 kafka.partitionsFor(PipelineTopic.UPLINKS_ENCODED.topicName()).size();
-        var topic = new NewTopic(rehearsal.topic(), partitions, replicationFactor)
-                .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000", TopicConfig.SEGMENT_MS_CONFIG, "60000"));
-        admin = admins.get();
-        admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
-        // Answered by each partition's leader once it serves the partition: a broker names itself leader in its
-        // metadata a moment before it does, and a produce in that moment is refused with a warning in the log.
-        var latest = new HashMap<TopicPartition, OffsetSpec>();
-        for (int p = 0; p < partitions; p++) {
-            latest.put(new TopicPartition(rehearsal.topic(), p), OffsetSpec.latest());
-        }
-        admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);
-        // The producer learns the new topic's leaders now rather than in the first rehearsal's send.
-        kafka.partitionsFor(rehearsal.topic());
+        topic = RehearsalTopic.create(rehearsal.topic(), partitions, replicationFactor, admins.get(), kafka);
     }
 
     private Socket connect() throws IOException {
@@ -225,12 +207,10 @@ final class IngestWarmup implements Warmup, AutoCloseable {
             socket.close();
         }
         kept.clear();
-        if (admin != null) {
-            var created = admin;
-            admin = null;
-            try (created) {
-                created.deleteTopics(List.of(rehearsal.topic())).all().get(10, TimeUnit.SECONDS);
-            }
+        if (topic != null) {
+            var created = topic;
+            topic = null;
+            created.close();
         }
     }
 }

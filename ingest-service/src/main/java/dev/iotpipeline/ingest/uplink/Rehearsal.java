@@ -1,5 +1,6 @@
 package dev.iotpipeline.ingest.uplink;
 
+import dev.iotpipeline.kafka.warmup.RehearsalTopic;
 import jakarta.servlet.http.HttpServletRequest;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -15,9 +16,6 @@ final class Rehearsal {
 
     static final String HEADER = "X-Iot-Warmup";
 
-    /** Every instance's rehearsal topic starts with it; the warm-up deletes its own when it ends. */
-    static final String TOPIC_PREFIX = "_iot-pipeline-warmup-ingest-";
-
     private final String secret;
     private final String topic;
 
@@ -27,9 +25,7 @@ final class Rehearsal {
         random.nextBytes(bytes);
         this.secret = HexFormat.of().formatHex(bytes);
         // Its own draw: the name is visible to anyone who lists topics, the secret is not.
-        var suffix = new byte[6];
-        random.nextBytes(suffix);
-        this.topic = TOPIC_PREFIX + HexFormat.of().formatHex(suffix);
+        this.topic = RehearsalTopic.freshName("ingest");
     }
 
     String secret() {
