@@ -1,8 +1,11 @@
 package dev.iotpipeline.web.warmup;
 
+import java.lang.management.ManagementFactory;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.function.LongSupplier;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -19,12 +22,31 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
 
     private static final Logger log = LoggerFactory.getLogger(WarmupRunner.class);
 
+    /** How often the compilers' work is read while settling, and the share of it they may still be busy. */
+    static final Duration SETTLE_WINDOW = Duration.ofMillis(100);
+
+    static final int SETTLED_PERCENT = 10;
+
     private final List<Warmup> warmups;
     private final WarmupProperties properties;
+    private final LongSupplier compilationMillis;
 
     public WarmupRunner(List<Warmup> warmups, WarmupProperties properties) {
+        this(warmups, properties, jitCompilationMillis());
+    }
+
+    /** @param compilationMillis the JIT compilers' time so far (ms, all their threads), or null where not known */
+    WarmupRunner(List<Warmup> warmups, WarmupProperties properties, LongSupplier compilationMillis) {
         this.warmups = List.copyOf(warmups);
         this.properties = properties;
+        this.compilationMillis = compilationMillis;
+    }
+
+    private static LongSupplier jitCompilationMillis() {
+        var compilation = ManagementFactory.getCompilationMXBean();
+        return compilation != null && compilation.isCompilationTimeMonitoringSupported()
+                ? compilation::getTotalCompilationTime
+                : null;
     }
 
     @Override
@@ -62,12 +84,43 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
                 }
             }
         }
+        long settled = settle();
         log.info(
-                "Warmed up in {} ms before reporting ready: {}",
+                "Warmed up in {} ms (compilers settled in {} ms) before reporting ready: {}",
                 (System.nanoTime() - started) / 1_000_000,
+                settled,
                 rounds.entrySet().stream()
                         .map(e -> e.getKey() + " " + e.getValue() + " rounds")
                         .collect(Collectors.joining(", ")));
+    }
+
+    /**
+     * Waits until the JIT compilers are busy less than {@link #SETTLED_PERCENT} % of a {@link #SETTLE_WINDOW}, at
+     * most the settle time: the rounds leave a queue of methods for the optimizing compiler, and compiled after
+     * readiness they take the cores from the first requests (a cold run's first seconds measured the services'
+     * compilers at most of both cores). Returns the time it waited, in ms.
+     */
+    private long settle() {
+        if (compilationMillis == null || properties.settleMaxTime().isZero()) {
+            return 0;
+        }
+        long started = System.nanoTime();
+        long deadline = started + properties.settleMaxTime().toNanos();
+        long window = SETTLE_WINDOW.toMillis();
+        long before = compilationMillis.getAsLong();
+        try {
+            while (System.nanoTime() < deadline) {
+                Thread.sleep(window);
+                long now = compilationMillis.getAsLong();
+                if ((now - before) * 100 < window * SETTLED_PERCENT) {
+                    break;
+                }
+                before = now;
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        return (System.nanoTime() - started) / 1_000_000;
     }
 
     /** Last of the runners: whatever else runs at start (topic readers catching up) is done by then. */

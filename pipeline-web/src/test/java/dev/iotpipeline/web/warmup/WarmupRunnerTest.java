@@ -5,6 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
 
 /** The runner's turns, budgets and failures, on recording warm-ups. */
@@ -33,7 +36,7 @@ class WarmupRunnerTest {
     void runsEveryWarmupInTurnsForTheConfiguredRounds() {
         new WarmupRunner(
                         List.of(recording("a", -1), recording("b", -1)),
-                        new WarmupProperties(true, 3, Duration.ofSeconds(30)))
+                        new WarmupProperties(true, 3, Duration.ofSeconds(30), Duration.ZERO))
                 .run(null);
 
         assertThat(calls).containsExactly("a0", "b0", "a1", "b1", "a2", "b2");
@@ -43,7 +46,7 @@ class WarmupRunnerTest {
     void dropsAWarmupThatFailsAndGoesOnWithTheOthers() {
         new WarmupRunner(
                         List.of(recording("a", 1), recording("b", -1)),
-                        new WarmupProperties(true, 4, Duration.ofSeconds(30)))
+                        new WarmupProperties(true, 4, Duration.ofSeconds(30), Duration.ZERO))
                 .run(null);
 
         assertThat(calls).containsExactly("a0", "b0", "a1", "b1", "b2", "b3");
@@ -64,14 +67,56 @@ class WarmupRunnerTest {
             }
         };
 
-        new WarmupRunner(List.of(slow), new WarmupProperties(true, 1_000_000, Duration.ofMillis(100))).run(null);
+        new WarmupRunner(List.of(slow), new WarmupProperties(true, 1_000_000, Duration.ofMillis(100), Duration.ZERO))
+                .run(null);
 
         assertThat(calls.size()).isBetween(2, 10);
     }
 
     @Test
+    void waitsAfterItsRoundsUntilTheCompilersAreQuiet() {
+        // Busy for the whole of three windows, then idle.
+        var compiled = new AtomicLong();
+        var reads = new AtomicInteger();
+        LongSupplier compilation = () -> reads.getAndIncrement() <= 3
+                ? compiled.addAndGet(WarmupRunner.SETTLE_WINDOW.toMillis())
+                : compiled.get();
+        long started = System.nanoTime();
+
+        new WarmupRunner(
+                        List.of(recording("a", -1)),
+                        new WarmupProperties(true, 1, Duration.ofSeconds(30), Duration.ofSeconds(30)),
+                        compilation)
+                .run(null);
+
+        assertThat(reads.get()).isEqualTo(5);
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .isGreaterThanOrEqualTo(WarmupRunner.SETTLE_WINDOW.multipliedBy(4));
+    }
+
+    @Test
+    void stopsSettlingWhenItsTimeIsUp() {
+        var compiled = new AtomicLong();
+        LongSupplier alwaysBusy = () -> compiled.addAndGet(WarmupRunner.SETTLE_WINDOW.toMillis());
+        long started = System.nanoTime();
+
+        new WarmupRunner(
+                        List.of(recording("a", -1)),
+                        new WarmupProperties(true, 1, Duration.ofSeconds(30), Duration.ofMillis(350)),
+                        alwaysBusy)
+                .run(null);
+
+        assertThat(Duration.ofNanos(System.nanoTime() - started))
+                .isGreaterThanOrEqualTo(Duration.ofMillis(350))
+                .isLessThan(Duration.ofSeconds(5));
+    }
+
+    @Test
     void runsNothingWhenTurnedOff() {
-        new WarmupRunner(List.of(recording("a", -1)), new WarmupProperties(false, 3, Duration.ofSeconds(30))).run(null);
+        new WarmupRunner(
+                        List.of(recording("a", -1)),
+                        new WarmupProperties(false, 3, Duration.ofSeconds(30), Duration.ZERO))
+                .run(null);
 
         assertThat(calls).isEmpty();
     }
