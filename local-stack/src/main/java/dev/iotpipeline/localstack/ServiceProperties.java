@@ -35,6 +35,10 @@ final class ServiceProperties {
             if (service != Service.NOTIFY) {
                 properties.add(EXCLUDE + JDBC);
             }
+            // The services share one JVM's compilers here: each waiting for them in turn put READY at 17.7-21.0 s
+            // against 15.6 without, with no cold figure better beyond the runs' spread
+            // (docs/benchmarks/raw/experiments/compiler-settle.md).
+            properties.add("iot.warmup.settle-max-time=0");
         }
         // Every service knows the three credentials of the local stack; each accepts only the roles its routes
         // name. The demo device key serves load tests too, so its rate limit is far above what one machine sends.
