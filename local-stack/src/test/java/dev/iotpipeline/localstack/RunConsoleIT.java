@@ -82,7 +82,7 @@ class RunConsoleIT {
                     .anySatisfy(line -> assertThat(line).startsWith("ingest POST "))
                     .anySatisfy(line -> assertThat(line).startsWith("decoder "))
                     .anySatisfy(line -> assertThat(line).startsWith("rules "))
-                    .anySatisfy(line -> assertThat(line).startsWith("notify "));
+                    .anySatisfy(line -> assertThat(line).startsWith("notify ").contains(", live "));
             assertThat(beforeBanner).contains("Kafka broker warmed up in");
             var warmupData = HttpClient.newHttpClient()
                     .send(
@@ -92,6 +92,16 @@ class RunConsoleIT {
                                     .build(),
                             HttpResponse.BodyHandlers.ofString());
             assertThat(warmupData.body()).isEqualTo("{\"count\":0}");
+            // Notify's live rehearsal had a WebSocket session of its own: neither its upgrade nor its messages count.
+            var notifyMetrics = HttpClient.newHttpClient()
+                    .send(
+                            HttpRequest.newBuilder(
+                                            URI.create("http://127.0.0.1:" + notifyPort + "/actuator/prometheus"))
+                                    .build(),
+                            HttpResponse.BodyHandlers.ofString());
+            assertThat(notifyMetrics.body())
+                    .contains("notify_sessions")
+                    .doesNotContain("uri=\"/ws\"", "notify_messages_sent_total{", "notify_delivery_latency");
             // Ingest's rehearsed uplinks and the decoder's data units went through their producers (and the
             // decoder's through a consumer) in topics of the warm-ups' own, deleted by the time they reported ready;
             // the decoder's consumer read by assignment, so no group of it is left either.

@@ -3,6 +3,7 @@ package dev.iotpipeline.notify.live;
 import dev.iotpipeline.notify.NotifyProperties;
 import dev.iotpipeline.notify.live.protocol.DashboardSocketHandler;
 import dev.iotpipeline.notify.live.protocol.TokenHandshakeInterceptor;
+import dev.iotpipeline.notify.live.warmup.LiveRehearsal;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.web.socket.config.annotation.EnableWebSocket;
@@ -17,10 +18,12 @@ class LiveEndpoint implements WebSocketConfigurer {
 
     private final DashboardSocketHandler handler;
     private final NotifyProperties properties;
+    private final LiveRehearsal rehearsal;
 
-    LiveEndpoint(DashboardSocketHandler handler, NotifyProperties properties) {
+    LiveEndpoint(DashboardSocketHandler handler, NotifyProperties properties, LiveRehearsal rehearsal) {
         this.handler = handler;
         this.properties = properties;
+        this.rehearsal = rehearsal;
     }
 
     /** Tomcat closes a session whose client sends a larger message (1009) instead of buffering it. */
@@ -34,7 +37,7 @@ class LiveEndpoint implements WebSocketConfigurer {
 
     @Override
     public void registerWebSocketHandlers(WebSocketHandlerRegistry handlers) {
-        handlers.addHandler(handler, "/ws")
+        handlers.addHandler(rehearsal.routing(handler), "/ws")
                 .addInterceptors(new TokenHandshakeInterceptor())
                 .setAllowedOriginPatterns("*");
     }

@@ -26,18 +26,29 @@ public final class LiveFeed implements AutoCloseable {
     private final Map<LiveStream, TopicTail> tails = new EnumMap<>(LiveStream.class);
 
     public LiveFeed(Map<String, Object> kafkaClient, SubscriptionRegistry registry, DeliveryLogs logs, HopTimers hops) {
+        this(kafkaClient, streamTopics(), registry, logs, hops);
+    }
+
+    /** A feed of {@code topics} (by stream) instead of the streams' own: a warm-up's rehearsal of the live path. */
+    public LiveFeed(
+            Map<String, Object> kafkaClient,
+            Map<LiveStream, String> topics,
+            SubscriptionRegistry registry,
+            DeliveryLogs logs,
+            HopTimers hops) {
         this.registry = registry;
         this.hops = hops;
         this.logs = logs;
+        topics.forEach((stream, topic) -> tails.put(
+                stream, new TopicTail(kafkaClient, topic, TopicTail.Start.END, record -> onRecord(stream, record))));
+    }
+
+    private static Map<LiveStream, String> streamTopics() {
+        var topics = new EnumMap<LiveStream, String>(LiveStream.class);
         for (var stream : LiveStream.values()) {
-            tails.put(
-                    stream,
-                    new TopicTail(
-                            kafkaClient,
-                            stream.topic().topicName(),
-                            TopicTail.Start.END,
-                            record -> onRecord(stream, record)));
+            topics.put(stream, stream.topic().topicName());
         }
+        return topics;
     }
 
     /** Returns once every tail is positioned, so nothing produced after startup is missed. */

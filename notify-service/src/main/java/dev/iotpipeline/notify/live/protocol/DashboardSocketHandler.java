@@ -30,7 +30,7 @@ import org.springframework.web.socket.handler.TextWebSocketHandler;
  */
 public class DashboardSocketHandler extends TextWebSocketHandler implements SubProtocolCapable {
 
-    static final String CREDENTIAL_ATTRIBUTE = "credential";
+    public static final String CREDENTIAL_ATTRIBUTE = "credential";
     private static final Logger log = LoggerFactory.getLogger(DashboardSocketHandler.class);
 
     private final SubscriptionRegistry registry;
@@ -65,10 +65,11 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
 
     @Override
     public void afterConnectionEstablished(WebSocketSession session) throws IOException {
-        sessions.open(session, credential(session).id());
+        sessions.open(session, credentialOf(session).id());
     }
 
-    private static Credential credential(WebSocketSession session) {
+    /** The credential the session's handshake was authenticated with. */
+    public static Credential credentialOf(WebSocketSession session) {
         return (Credential) session.getAttributes().get(CREDENTIAL_ATTRIBUTE);
     }
 
@@ -128,7 +129,7 @@ public class DashboardSocketHandler extends TextWebSocketHandler implements SubP
             }
         }
         var filter = message.filter() == null ? SubscriptionRegistry.Filter.ANY : message.filter();
-        var scope = credential(session);
+        var scope = credentialOf(session);
         if (filter.channel() != null && !scope.allows(filter.channel())) {
             sender.reply(ServerMessages.error(
                     message.id(), "channel-forbidden", "The token may not read channel '" + filter.channel() + "'"));
