@@ -1,22 +1,20 @@
 package dev.iotpipeline.localstack;
 
+import dev.iotpipeline.kafka.warmup.RehearsalTopic;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.clients.producer.RecordMetadata;
-import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
@@ -31,7 +29,8 @@ final class BrokerWarmup {
 
     private static final Logger log = LoggerFactory.getLogger(BrokerWarmup.class);
 
-    static final String TOPIC = "_iot-pipeline-warmup";
+    /** The warm-up consumer's group, for its commits; deleted afterwards. */
+    static final String GROUP = RehearsalTopic.PREFIX + "broker";
 
     /** Long enough for the produce and fetch paths to be compiled; measured in docs/benchmarks/latency.md. */
     static final Duration BUDGET = Duration.ofSeconds(3);
@@ -62,21 +61,24 @@ final class BrokerWarmup {
         long deadline = started + budget.toNanos();
         var client = Map.<String, Object>of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
         int produced = 0;
-        try (var admin = Admin.create(client)) {
-            admin.createTopics(List.of(new NewTopic(TOPIC, 1, (short) 1).configs(Map.of("retention.ms", "60000"))))
-                    .all()
-                    .get(10, TimeUnit.SECONDS);
-            var partition = new TopicPartition(TOPIC, 0);
-            try (var producer = new KafkaProducer<byte[], byte[]>(producerConfig(bootstrapServers));
+        try (var admin = Admin.create(client);
+                var producer = new KafkaProducer<byte[], byte[]>(producerConfig(bootstrapServers))) {
+            // A fresh name each time: a warm-up a kill -9 cut short leaves its topic, which must not fail the next.
+            try (var topic = RehearsalTopic.create(
+                            RehearsalTopic.freshName("broker"),
+                            1,
+                            (short) 1,
+                            Admin.create(client),
+                            producer::partitionsFor);
                     var consumer = new KafkaConsumer<byte[], byte[]>(consumerConfig(bootstrapServers))) {
-                consumer.assign(Set.of(partition));
+                consumer.assign(topic.partitions());
                 for (int round = 0; System.nanoTime() < deadline; round++) {
                     // Mostly lone records, as single POSTs arrive, and now and then a batch, as batches do.
                     int records = round % 10 == 9 ? 100 : 1;
                     var acks = new ArrayList<Future<RecordMetadata>>(records);
                     for (int i = 0; i < records; i++) {
                         acks.add(producer.send(new ProducerRecord<>(
-                                TOPIC, Integer.toString(round).getBytes(), VALUE)));
+                                topic.name(), Integer.toString(round).getBytes(), VALUE)));
                     }
                     for (var ack : acks) {
                         ack.get(10, TimeUnit.SECONDS);
@@ -88,8 +90,7 @@ final class BrokerWarmup {
                 }
                 consumer.commitSync();
             } finally {
-                admin.deleteTopics(List.of(TOPIC)).all().get(10, TimeUnit.SECONDS);
-                admin.deleteConsumerGroups(List.of(TOPIC)).all().get(10, TimeUnit.SECONDS);
+                admin.deleteConsumerGroups(List.of(GROUP)).all().get(10, TimeUnit.SECONDS);
             }
             return new Outcome(
                     true,
@@ -124,7 +125,7 @@ final class BrokerWarmup {
                 ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
                 bootstrapServers,
                 ConsumerConfig.GROUP_ID_CONFIG,
-                TOPIC,
+                GROUP,
                 ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
                 false,
                 ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,

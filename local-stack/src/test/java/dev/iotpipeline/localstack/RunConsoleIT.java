@@ -102,9 +102,9 @@ class RunConsoleIT {
             assertThat(notifyMetrics.body())
                     .contains("notify_sessions")
                     .doesNotContain("uri=\"/ws\"", "notify_messages_sent_total{", "notify_delivery_latency");
-            // Ingest's rehearsed uplinks and the decoder's data units went through their producers (and the
-            // decoder's through a consumer) in topics of the warm-ups' own, deleted by the time they reported ready;
-            // the decoder's consumer read by assignment, so no group of it is left either.
+            // Ingest's rehearsed uplinks, the decoder's and notify's data units and the broker's records went through
+            // producers (and consumers) in topics of the warm-ups' own, deleted by the time they reported ready; the
+            // services' consumers read by assignment, and the broker warm-up's group is deleted with its topic.
             try (var admin = Admin.create(
                     Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, "127.0.0.1:" + ports.get("KAFKA")))) {
                 assertThat(admin.listTopics().names().get(10, TimeUnit.SECONDS))
@@ -113,7 +113,7 @@ class RunConsoleIT {
                 assertThat(admin.listGroups().all().get(10, TimeUnit.SECONDS))
                         .extracting(group -> group.groupId())
                         .contains("decoder")
-                        .doesNotContain("decoder-warmup");
+                        .doesNotContain("decoder-warmup", "_iot-pipeline-warmup-broker");
             }
             assertThat(String.join("\n", lines.subList(banner, lines.size())))
                     .contains(

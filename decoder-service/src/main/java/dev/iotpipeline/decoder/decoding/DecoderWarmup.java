@@ -89,7 +89,11 @@ final class DecoderWarmup implements Warmup, AutoCloseable {
             var known = deviceTypes.get();
             types = known.isEmpty() ? List.of("em300th") : known.subList(0, Math.min(MAX_TYPES, known.size()));
             topic = RehearsalTopic.create(
-                    RehearsalTopic.freshName("decoder"), partitions, replicationFactor, admins.get(), kafka);
+                    RehearsalTopic.freshName("decoder"),
+                    partitions,
+                    replicationFactor,
+                    admins.get(),
+                    kafka::partitionsFor);
             consumer = consumers.get();
             consumer.assign(topic.partitions());
             consumer.seekToBeginning(topic.partitions());

@@ -131,7 +131,8 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     private void createTopic() throws Exception {
         int partitions =
                 kafka.partitionsFor(PipelineTopic.UPLINKS_ENCODED.topicName()).size();
-        topic = RehearsalTopic.create(rehearsal.topic(), partitions, replicationFactor, admins.get(), kafka);
+        topic = RehearsalTopic.create(
+                rehearsal.topic(), partitions, replicationFactor, admins.get(), kafka::partitionsFor);
     }
 
     private Socket connect() throws IOException {

@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
@@ -14,7 +15,6 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RetriableException;
-import org.springframework.kafka.core.KafkaOperations;
 
 /**
  * A topic of one warm-up's own, so that a service's records can go through its real producer and consumer before
@@ -45,11 +45,12 @@ public final class RehearsalTopic implements AutoCloseable {
 
     /**
      * Creates the topic with {@code partitions} and {@code replicationFactor} (a pipeline topic's, so that acks=all
-     * waits for the same replicas) and returns once every partition's leader serves it and the producer behind
-     * {@code kafka} knows them; {@code admin} is closed with the topic.
+     * waits for the same replicas) and returns once every partition's leader serves it and the producer that
+     * {@code partitionsFor} asks (a producer's or a {@code KafkaTemplate}'s {@code partitionsFor}) knows them;
+     * {@code admin} is closed with the topic.
      */
     public static RehearsalTopic create(
-            String name, int partitions, short replicationFactor, Admin admin, KafkaOperations<?, ?> kafka)
+            String name, int partitions, short replicationFactor, Admin admin, Consumer<String> partitionsFor)
             throws Exception {
         try {
             var topic = new NewTopic(name, partitions, replicationFactor)
@@ -75,7 +76,7 @@ public final class RehearsalTopic implements AutoCloseable {
                 }
             }
             // The producer learns the new topic's leaders now rather than in the first rehearsal's send.
-            kafka.partitionsFor(name);
+            partitionsFor.accept(name);
             return new RehearsalTopic(name, partitions, admin);
         } catch (Exception e) {
             admin.close();

@@ -102,7 +102,7 @@ final class LiveWarmup implements Warmup, AutoCloseable {
         int partitions =
                 kafka.partitionsFor(PipelineTopic.DATA_UNITS.topicName()).size();
         topic = RehearsalTopic.create(
-                RehearsalTopic.freshName("notify"), partitions, replicationFactor, admins.get(), kafka);
+                RehearsalTopic.freshName("notify"), partitions, replicationFactor, admins.get(), kafka::partitionsFor);
         feed = new LiveFeed(
                         kafkaClient,
                         Map.of(LiveStream.DATA_UNITS, topic.name()),
