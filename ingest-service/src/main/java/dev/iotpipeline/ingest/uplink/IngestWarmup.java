@@ -2,8 +2,8 @@ package dev.iotpipeline.ingest.uplink;
 
 import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.warmup.RehearsalTopic;
+import dev.iotpipeline.web.warmup.HttpHead;
 import dev.iotpipeline.web.warmup.Warmup;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.OutputStream;
@@ -173,19 +173,7 @@ final class IngestWarmup implements Warmup, AutoCloseable {
      * closes the connection after it.
      */
     private static boolean expectAccepted(InputStream in) throws IOException {
-        var head = new ByteArrayOutputStream(512);
-        int matched = 0;
-        while (matched < 4) {
-            int b = in.read();
-            if (b < 0) {
-                throw new IOException("connection closed before the response was complete");
-            }
-            head.write(b);
-            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1)
-                    ? matched + 1
-                    : b == '\r' ? 1 : 0;
-        }
-        var text = head.toString(StandardCharsets.US_ASCII);
+        var text = HttpHead.read(in);
         if (!text.startsWith("HTTP/1.1 202")) {
             throw new IllegalStateException("a rehearsed uplink was answered "
                     + text.lines().findFirst().orElse(""));

@@ -1,5 +1,6 @@
 package dev.iotpipeline.notify.live.warmup;
 
+import dev.iotpipeline.web.warmup.HttpHead;
 import java.io.BufferedInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.EOFException;
@@ -58,20 +59,7 @@ final class WarmupSocket implements AutoCloseable {
                         + token + "\r\n\r\n")
                 .getBytes(StandardCharsets.US_ASCII));
         out.flush();
-        var head = new ByteArrayOutputStream(256);
-        int matched = 0;
-        while (matched < 4) {
-            int b = in.read();
-            if (b < 0) {
-                throw new EOFException("connection closed during the WebSocket upgrade");
-            }
-            head.write(b);
-            matched = (b == '\r' && matched % 2 == 0) || (b == '\n' && matched % 2 == 1)
-                    ? matched + 1
-                    : b == '\r' ? 1 : 0;
-        }
-        var status =
-                head.toString(StandardCharsets.US_ASCII).lines().findFirst().orElse("");
+        var status = HttpHead.read(in).lines().findFirst().orElse("");
         if (!status.startsWith("HTTP/1.1 101")) {
             throw new IOException("the WebSocket upgrade was answered " + status);
         }
