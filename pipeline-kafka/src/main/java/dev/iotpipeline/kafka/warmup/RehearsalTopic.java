@@ -19,7 +19,8 @@ import org.apache.kafka.common.errors.RetriableException;
 /**
  * A topic of one warm-up's own, so that a service's records can go through its real producer and consumer before
  * readiness without reaching a pipeline topic: named {@code _iot-pipeline-warmup-<service>-<random>} (two instances
- * warming at once do not share one), kept a minute at most should a kill -9 leave it behind, deleted on close.
+ * warming at once do not share one), deleted on close; should a kill -9 leave it behind, its records are kept a
+ * minute at most, and the empty topic stays until deleted ({@link #PREFIX} finds every one).
  */
 public final class RehearsalTopic implements AutoCloseable {
 
