@@ -22,8 +22,8 @@ import org.springframework.web.socket.WebSocketMessage;
 import org.springframework.web.socket.WebSocketSession;
 
 /**
- * The live warm-up's own dashboard: a token drawn at each start and known only inside this process, valid until the
- * warm-up ends, whose WebSocket sessions are served by a protocol handler of their own (own subscriptions, sessions,
+ * The live warm-up's own dashboard: a token drawn at each start and known only inside this process, valid while the
+ * warm-up runs, whose WebSocket sessions are served by a protocol handler of their own (own subscriptions, sessions,
  * delivery log and metrics), so the rehearsal goes through Tomcat, the security chain and the live protocol's code
  * without a user's session, resume position or metric seeing it.
  */
@@ -36,7 +36,8 @@ public final class LiveRehearsal implements CredentialLookup {
     private final DashboardSocketHandler handler;
     private final SubscriptionRegistry registry;
     private final DeliveryLogs logs;
-    private volatile boolean open = true;
+    /** Valid only while the warm-up runs: not before it starts, never when it is off. */
+    private volatile boolean open;
 
     LiveRehearsal(DashboardSocketHandler handler, SubscriptionRegistry registry, DeliveryLogs logs) {
         var random = new SecureRandom();
@@ -69,6 +70,11 @@ public final class LiveRehearsal implements CredentialLookup {
 
     DeliveryLogs logs() {
         return logs;
+    }
+
+    /** Makes the token valid, as the warm-up starts. */
+    void begin() {
+        open = true;
     }
 
     /** Ends the token's validity: from now on it is refused as any unknown secret. */

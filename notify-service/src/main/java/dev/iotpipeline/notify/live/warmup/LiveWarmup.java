@@ -110,6 +110,7 @@ final class LiveWarmup implements Warmup, AutoCloseable {
                         rehearsal.logs(),
                         new HopTimers(meters))
                 .start(Duration.ofSeconds(10));
+        rehearsal.begin();
         socket = WarmupSocket.open(port.getAsInt(), "/ws", rehearsal.secret());
         socket.sendText("{\"type\":\"subscribe\",\"id\":\"" + SUBSCRIPTION
                 + "\",\"stream\":\"data-units\",\"filter\":{\"channel\":\"" + rehearsal.channel() + "\"}}");

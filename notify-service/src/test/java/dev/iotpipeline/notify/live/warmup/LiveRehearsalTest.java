@@ -39,7 +39,10 @@ class LiveRehearsalTest {
     }
 
     @Test
-    void acceptsItsTokenAsADashboardOfItsOwnChannelUntilTheWarmupEnds() throws Exception {
+    void acceptsItsTokenAsADashboardOfItsOwnChannelOnlyWhileTheWarmupRuns() throws Exception {
+        assertThat(rehearsal.find(sha256(rehearsal.secret()))).isNull();
+
+        rehearsal.begin();
         var credential = rehearsal.find(sha256(rehearsal.secret()));
 
         assertThat(credential).isInstanceOf(Credential.Dashboard.class);
@@ -62,6 +65,7 @@ class LiveRehearsalTest {
 
     @Test
     void routesTheRehearsalsSessionsToItsOwnHandlerAndEveryOtherToTheLiveOne() throws Exception {
+        rehearsal.begin();
         var routing = rehearsal.routing(live);
         var rehearsed = sessionOf(rehearsal.find(sha256(rehearsal.secret())));
         var dashboard = sessionOf(new Credential.Dashboard("d", Set.of("demo")));
@@ -84,6 +88,10 @@ class LiveRehearsalTest {
         request.addHeader("Authorization", "Bearer " + rehearsal.secret());
         var other = new MockHttpServletRequest("GET", "/ws");
         other.addHeader("Authorization", "Bearer demo-dashboard-token");
+
+        assertThat(rehearsal.presentedBy(request)).isFalse();
+
+        rehearsal.begin();
 
         assertThat(rehearsal.presentedBy(request)).isTrue();
         assertThat(rehearsal.presentedBy(other)).isFalse();
