@@ -6,10 +6,9 @@ import dev.iotpipeline.notify.live.protocol.DashboardSocketHandler;
 import dev.iotpipeline.web.security.BearerSecurity;
 import dev.iotpipeline.web.security.Credential;
 import dev.iotpipeline.web.security.CredentialLookup;
+import dev.iotpipeline.web.security.CredentialStore;
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.security.SecureRandom;
 import java.util.HexFormat;
 import java.util.List;
@@ -44,7 +43,7 @@ public final class LiveRehearsal implements CredentialLookup {
         var bytes = new byte[32];
         random.nextBytes(bytes);
         this.secret = HexFormat.of().formatHex(bytes);
-        this.secretHash = sha256(secret);
+        this.secretHash = CredentialStore.sha256(secret);
         // Its own draw, so that the channel, which a log line may show, says nothing about the secret.
         var suffix = new byte[6];
         random.nextBytes(suffix);
@@ -93,20 +92,12 @@ public final class LiveRehearsal implements CredentialLookup {
             return false;
         }
         var presented = BearerSecurity.bearerSecret(request.getHeader(HttpHeaders.AUTHORIZATION));
-        return presented != null && MessageDigest.isEqual(sha256(presented), secretHash);
+        return presented != null && MessageDigest.isEqual(CredentialStore.sha256(presented), secretHash);
     }
 
     /** {@code live} for every session, except the rehearsal's own, which go to the rehearsal's handler. */
     public WebSocketHandler routing(DashboardSocketHandler live) {
         return new Routing(live);
-    }
-
-    private static byte[] sha256(String secret) {
-        try {
-            return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException(e);
-        }
     }
 
     private final class Routing implements WebSocketHandler, SubProtocolCapable {

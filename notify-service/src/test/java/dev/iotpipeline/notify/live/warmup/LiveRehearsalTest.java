@@ -10,8 +10,7 @@ import dev.iotpipeline.notify.live.feed.DeliveryLogs;
 import dev.iotpipeline.notify.live.feed.SubscriptionRegistry;
 import dev.iotpipeline.notify.live.protocol.DashboardSocketHandler;
 import dev.iotpipeline.web.security.Credential;
-import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
+import dev.iotpipeline.web.security.CredentialStore;
 import java.util.HashMap;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
@@ -26,10 +25,6 @@ class LiveRehearsalTest {
     private final DashboardSocketHandler live = mock(DashboardSocketHandler.class);
     private final LiveRehearsal rehearsal = new LiveRehearsal(own, new SubscriptionRegistry(), new DeliveryLogs(16));
 
-    private static byte[] sha256(String secret) throws Exception {
-        return MessageDigest.getInstance("SHA-256").digest(secret.getBytes(StandardCharsets.UTF_8));
-    }
-
     private static WebSocketSession sessionOf(Credential credential) {
         var session = mock(WebSocketSession.class);
         var attributes = new HashMap<String, Object>();
@@ -40,19 +35,20 @@ class LiveRehearsalTest {
 
     @Test
     void acceptsItsTokenAsADashboardOfItsOwnChannelOnlyWhileTheWarmupRuns() throws Exception {
-        assertThat(rehearsal.find(sha256(rehearsal.secret()))).isNull();
+        assertThat(rehearsal.find(CredentialStore.sha256(rehearsal.secret()))).isNull();
 
         rehearsal.begin();
-        var credential = rehearsal.find(sha256(rehearsal.secret()));
+        var credential = rehearsal.find(CredentialStore.sha256(rehearsal.secret()));
 
         assertThat(credential).isInstanceOf(Credential.Dashboard.class);
         assertThat(credential.channels()).containsExactly(rehearsal.channel());
         assertThat(credential.allows("demo")).isFalse();
-        assertThat(rehearsal.find(sha256("demo-dashboard-token"))).isNull();
+        assertThat(rehearsal.find(CredentialStore.sha256("demo-dashboard-token")))
+                .isNull();
 
         rehearsal.end();
 
-        assertThat(rehearsal.find(sha256(rehearsal.secret()))).isNull();
+        assertThat(rehearsal.find(CredentialStore.sha256(rehearsal.secret()))).isNull();
     }
 
     @Test
@@ -67,7 +63,7 @@ class LiveRehearsalTest {
     void routesTheRehearsalsSessionsToItsOwnHandlerAndEveryOtherToTheLiveOne() throws Exception {
         rehearsal.begin();
         var routing = rehearsal.routing(live);
-        var rehearsed = sessionOf(rehearsal.find(sha256(rehearsal.secret())));
+        var rehearsed = sessionOf(rehearsal.find(CredentialStore.sha256(rehearsal.secret())));
         var dashboard = sessionOf(new Credential.Dashboard("d", Set.of("demo")));
         var message = new TextMessage("{\"type\":\"ping\"}");
 
