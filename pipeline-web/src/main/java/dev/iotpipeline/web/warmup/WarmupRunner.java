@@ -1,6 +1,5 @@
 package dev.iotpipeline.web.warmup;
 
-import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -32,21 +31,14 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
     private final LongSupplier compilationMillis;
 
     public WarmupRunner(List<Warmup> warmups, WarmupProperties properties) {
-        this(warmups, properties, jitCompilationMillis());
+        this(warmups, properties, CompilerThreads.cpuMillis());
     }
 
-    /** @param compilationMillis the JIT compilers' time so far (ms, all their threads), or null where not known */
+    /** @param compilationMillis the JIT compilers' CPU time so far (ms, all their threads), or null where not known */
     WarmupRunner(List<Warmup> warmups, WarmupProperties properties, LongSupplier compilationMillis) {
         this.warmups = List.copyOf(warmups);
         this.properties = properties;
         this.compilationMillis = compilationMillis;
-    }
-
-    private static LongSupplier jitCompilationMillis() {
-        var compilation = ManagementFactory.getCompilationMXBean();
-        return compilation != null && compilation.isCompilationTimeMonitoringSupported()
-                ? compilation::getTotalCompilationTime
-                : null;
     }
 
     @Override
