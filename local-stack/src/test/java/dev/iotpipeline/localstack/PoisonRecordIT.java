@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -137,6 +138,61 @@ class PoisonRecordIT {
             assertHeaders(matching.getFirst(), want);
         }
         assertThat(deadLetters).hasSize(expected.size());
+    }
+
+    @Test
+    void shouldDeadLetterAGarbageRecordAtTheSizeLimitWithoutItsValueAndCarryOn() throws Exception {
+        // given garbage on data-units just under Kafka's 1 MB, so its dead letter is over it even without the stack
+        // trace
+        var huge = new byte[1_048_200];
+        Arrays.fill(huge, (byte) 'x');
+        Expected store;
+        try (var producer = new KafkaProducer<>(
+                Map.<String, Object>of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        stack.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new ByteArraySerializer())) {
+            store = send(
+                    producer,
+                    PipelineTopic.DATA_UNITS,
+                    0,
+                    huge,
+                    PipelineTopic.EVENTS_DEAD_LETTER,
+                    DeadLetterHeaders.STAGE_STORE,
+                    DeadLetterHeaders.CAUSE_MALFORMED_EVENT);
+        }
+        var rules = new Expected(
+                store.key(),
+                huge,
+                store.source(),
+                PipelineTopic.EVENTS_DEAD_LETTER,
+                DeadLetterHeaders.STAGE_RULES,
+                DeadLetterHeaders.CAUSE_MALFORMED_EVENT);
+
+        // when uplinks follow it
+        var channel = "huge-" + run;
+        for (int i = 0; i < 30; i++) {
+            assertThat(client.postUplink(
+                                    channel,
+                                    "em300th",
+                                    "{\"deviceId\":\"after-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i))
+                            .statusCode())
+                    .isEqualTo(202);
+        }
+
+        // then both of its consumers dead-letter it once, without the value, and neither partition is held
+        await().atMost(Duration.ofSeconds(90)).until(() -> client.storedCount(channel) == 30);
+        var deadLetters = deadLettersOf(List.of(store, rules));
+        assertThat(deadLetters).hasSize(2);
+        for (var dead : deadLetters) {
+            assertThat(dead.value()).isNull();
+            assertThat(header(dead, DeadLetterHeaders.VALUE_DROPPED)).isEqualTo("1048200");
+            assertThat(header(dead, DeadLetterHeaders.SOURCE)).isEqualTo(store.source());
+            assertThat(header(dead, DeadLetterHeaders.CAUSE)).isEqualTo(DeadLetterHeaders.CAUSE_MALFORMED_EVENT);
+        }
     }
 
     @Test

@@ -51,7 +51,8 @@ public final class DeadLetterRedrive {
             reader.read(
                     record -> {
                         scanned.incrementAndGet();
-                        if (matches(record, deviceType)) {
+                        // A dead letter too large to keep its value has nothing to resend.
+                        if (record.value() != null && matches(record, deviceType)) {
                             sends.add(kafka.send(
                                     PipelineTopic.UPLINKS_ENCODED.topicName(), record.key(), record.value()));
                         }

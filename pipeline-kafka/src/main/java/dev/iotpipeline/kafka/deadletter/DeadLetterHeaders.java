@@ -24,6 +24,11 @@ public final class DeadLetterHeaders {
     public static final String SOURCE = "dlt-source";
     /** ISO-8601 instant. */
     public static final String FAILED_AT = "dlt-failed-at";
+    /**
+     * On a dead letter published without the failed record's value, because with it the dead letter was larger than
+     * the topic takes: the value's size in bytes. The record itself stays at {@link #SOURCE} until its retention.
+     */
+    public static final String VALUE_DROPPED = "dlt-value-dropped";
 
     /** {@link #STAGE}: the decoder (uplinks.dead-letter). */
     public static final String STAGE_DECODE = "decode";

@@ -10,7 +10,9 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Headers;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.slf4j.Logger;
@@ -74,6 +76,62 @@ public class DeadLetterRecoverer extends DeadLetterPublishingRecoverer {
                 topic.topicName(),
                 causeTag(exception),
                 reason(exception));
+    }
+
+    /**
+     * A dead letter larger than the producer or the topic takes (a failed record near the size limit, plus the
+     * failure's headers) goes out without the stack trace, and if it is still too large, without the record's value
+     * ({@link DeadLetterHeaders#VALUE_DROPPED}): published as it was, it would fail again at every redelivery and
+     * hold its partition for good. Sent here rather than by Spring's {@code publish}, which logs a send refused at
+     * once (the producer's own size check) and throws without its cause.
+     */
+    @Override
+    protected void publish(
+            ProducerRecord<Object, Object> deadLetter,
+            KafkaOperations<Object, Object> template,
+            ConsumerRecord<?, ?> failed) {
+        if (sent(deadLetter, template, failed)) {
+            return;
+        }
+        var headers = new RecordHeaders(deadLetter.headers().toArray());
+        headers.remove(KafkaHeaders.DLT_EXCEPTION_STACKTRACE);
+        headers.remove(KafkaHeaders.DLT_KEY_EXCEPTION_STACKTRACE);
+        if (sent(withValue(deadLetter, deadLetter.value(), headers), template, failed)) {
+            log.warn(
+                    "Dead letter for {} published without its stack trace: too large",
+                    DeadLetterHeaders.source(failed));
+            return;
+        }
+        long size = deadLetter.value() instanceof byte[] bytes ? bytes.length : failed.serializedValueSize();
+        DeadLetterHeaders.add(headers, DeadLetterHeaders.VALUE_DROPPED, Long.toString(size));
+        var withoutValue = withValue(deadLetter, null, headers);
+        verifySendResult(template, withoutValue, template.send(withoutValue), failed);
+        log.warn(
+                "Dead letter for {} published without its value ({} bytes): too large even without the stack trace",
+                DeadLetterHeaders.source(failed),
+                size);
+    }
+
+    /** Sends and waits for the broker's answer: false when the record was too large, the failure thrown otherwise. */
+    private boolean sent(
+            ProducerRecord<Object, Object> deadLetter,
+            KafkaOperations<Object, Object> template,
+            ConsumerRecord<?, ?> failed) {
+        try {
+            verifySendResult(template, deadLetter, template.send(deadLetter), failed);
+            return true;
+        } catch (RuntimeException e) {
+            if (Failures.find(e, RecordTooLargeException.class) == null) {
+                throw e;
+            }
+            return false;
+        }
+    }
+
+    private static ProducerRecord<Object, Object> withValue(
+            ProducerRecord<Object, Object> record, Object value, Headers headers) {
+        return new ProducerRecord<>(
+                record.topic(), record.partition(), record.timestamp(), record.key(), value, headers);
     }
 
     /** The {@code dlt-cause} tag for a failure: the one it names, else {@code processing-error}. */

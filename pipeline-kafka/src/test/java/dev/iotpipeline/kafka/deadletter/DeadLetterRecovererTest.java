@@ -10,9 +10,15 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Future;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.Callback;
 import org.apache.kafka.clients.producer.MockProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.clients.producer.RecordMetadata;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -27,7 +33,7 @@ class DeadLetterRecovererTest {
 
     private static final Instant NOW = Instant.parse("2026-11-22T10:00:00Z");
 
-    private final MockProducer<String, byte[]> producer = new KeptOpen();
+    private final MockProducer<String, byte[]> producer = new KeptOpen(Integer.MAX_VALUE);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
     private final DeadLetterRecoverer recoverer = new DeadLetterRecoverer(
             new KafkaTemplate<>(new MockProducerFactory<>(() -> producer)),
@@ -94,16 +100,81 @@ class DeadLetterRecovererTest {
         assertThat(header(dead, KafkaHeaders.DLT_ORIGINAL_CONSUMER_GROUP)).isEqualTo("notify-store");
     }
 
+    @Test
+    void shouldPublishADeadLetterTooLargeForTheTopicWithoutItsStackTrace() {
+        var small = new KeptOpen(8_000);
+        var failed = new ConsumerRecord<>("data-units", 0, 7, "dev-1", new byte[1_000]);
+
+        recoverer(small).accept(failed, null, new IllegalStateException("x".repeat(10_000)));
+
+        assertThat(small.history()).hasSize(1);
+        var dead = small.history().getFirst();
+        assertThat(dead.value()).isEqualTo(failed.value());
+        assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_STACKTRACE)).isNull();
+        assertThat(header(dead, KafkaHeaders.DLT_EXCEPTION_MESSAGE)).startsWith("xxx");
+        assertThat(header(dead, DeadLetterHeaders.SOURCE)).isEqualTo("data-units-0@7");
+        assertThat(header(dead, DeadLetterHeaders.VALUE_DROPPED)).isNull();
+    }
+
+    @Test
+    void shouldPublishADeadLetterWithoutTheValueWhenItIsTooLargeEvenWithoutTheStackTrace() {
+        var small = new KeptOpen(8_000);
+        var failed = new ConsumerRecord<>("data-units", 1, 9, "dev-2", new byte[20_000]);
+
+        recoverer(small).accept(failed, null, new IllegalStateException("bug"));
+
+        assertThat(small.history()).hasSize(1);
+        var dead = small.history().getFirst();
+        assertThat(dead.value()).isNull();
+        assertThat(dead.key()).isEqualTo("dev-2");
+        assertThat(header(dead, DeadLetterHeaders.VALUE_DROPPED)).isEqualTo("20000");
+        assertThat(header(dead, DeadLetterHeaders.SOURCE)).isEqualTo("data-units-1@9");
+        assertThat(header(dead, DeadLetterHeaders.CAUSE)).isEqualTo("processing-error");
+        assertThat(meters.get("pipeline.dead.letters").counter().count()).isEqualTo(1);
+    }
+
+    private DeadLetterRecoverer recoverer(MockProducer<String, byte[]> producer) {
+        return new DeadLetterRecoverer(
+                new KafkaTemplate<>(new MockProducerFactory<>(() -> producer)),
+                PipelineTopic.EVENTS_DEAD_LETTER,
+                DeadLetterHeaders.STAGE_STORE,
+                "notify-store",
+                Clock.fixed(NOW, ZoneOffset.UTC),
+                meters);
+    }
+
     private static String header(ProducerRecord<?, ?> record, String name) {
         var header = record.headers().lastHeader(name);
         return header == null ? null : new String(header.value(), StandardCharsets.UTF_8);
     }
 
-    /** The template closes its producer after each send; the test reads what was sent afterwards. */
+    /**
+     * The template closes its producer after each send; the test reads what was sent afterwards. A record larger
+     * than {@code maxBytes} (key, value and headers) is refused as the producer refuses one over
+     * {@code max.request.size}.
+     */
     private static final class KeptOpen extends MockProducer<String, byte[]> {
 
-        KeptOpen() {
+        private final int maxBytes;
+
+        KeptOpen(int maxBytes) {
             super(true, null, new StringSerializer(), new ByteArraySerializer());
+            this.maxBytes = maxBytes;
+        }
+
+        @Override
+        public synchronized Future<RecordMetadata> send(ProducerRecord<String, byte[]> record, Callback callback) {
+            long size = (record.key() == null ? 0 : record.key().length())
+                    + (record.value() == null ? 0 : record.value().length);
+            for (Header header : record.headers()) {
+                size += header.key().length() + (header.value() == null ? 0 : header.value().length);
+            }
+            if (size > maxBytes) {
+                var refused = new RecordTooLargeException("The message is " + size + " bytes");
+                callback.onCompletion(null, refused);
+                return CompletableFuture.failedFuture(refused);
+            }
+            return super.send(record, callback);
         }
 
         @Override
