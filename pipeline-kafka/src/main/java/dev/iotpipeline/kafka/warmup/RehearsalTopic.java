@@ -1,12 +1,15 @@
 package dev.iotpipeline.kafka.warmup;
 
 import java.security.SecureRandom;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.stream.IntStream;
 import org.apache.kafka.clients.admin.Admin;
@@ -15,17 +18,27 @@ import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.RetriableException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A topic of one warm-up's own, so that a service's records can go through its real producer and consumer before
- * readiness without reaching a pipeline topic: named {@code _iot-pipeline-warmup-<service>-<random>} (two instances
- * warming at once do not share one), deleted on close; should a kill -9 leave it behind, its records are kept a
- * minute at most, and the empty topic stays until deleted ({@link #PREFIX} finds every one).
+ * readiness without reaching a pipeline topic: named {@code _iot-pipeline-warmup-<service>-<epoch second>-<random>}
+ * (two instances warming at once do not share one), deleted on close; should a kill -9 leave it behind, its records
+ * are kept a minute at most, and the next warm-up anywhere deletes it once it is {@link #STALE_AFTER} old.
  */
 public final class RehearsalTopic implements AutoCloseable {
 
     /** Every rehearsal topic's name starts with it. */
     public static final String PREFIX = "_iot-pipeline-warmup-";
+
+    /**
+     * A rehearsal topic older than this by its name is one a warm-up cut short left behind (a warm-up lasts seconds;
+     * the margin covers clocks that disagree between hosts).
+     */
+    static final Duration STALE_AFTER = Duration.ofMinutes(10);
+
+    private static final Logger log = LoggerFactory.getLogger(RehearsalTopic.class);
 
     private final String name;
     private final int partitions;
@@ -37,11 +50,33 @@ public final class RehearsalTopic implements AutoCloseable {
         this.admin = admin;
     }
 
-    /** A fresh name for {@code service}'s rehearsal topic, drawn at random. */
+    /** A fresh name for {@code service}'s rehearsal topic: the time now and a part drawn at random. */
     public static String freshName(String service) {
+        return freshName(service, Instant.now());
+    }
+
+    static String freshName(String service, Instant now) {
         var suffix = new byte[6];
         new SecureRandom().nextBytes(suffix);
-        return PREFIX + service + "-" + HexFormat.of().formatHex(suffix);
+        return PREFIX + service + "-" + now.getEpochSecond() + "-"
+                + HexFormat.of().formatHex(suffix);
+    }
+
+    /** Whether {@code name} is a rehearsal topic whose name says it was created before {@code cutoff}. */
+    static boolean createdBefore(String name, Instant cutoff) {
+        if (!name.startsWith(PREFIX)) {
+            return false;
+        }
+        var parts = name.split("-");
+        if (parts.length < 4) {
+            return false;
+        }
+        try {
+            return Instant.ofEpochSecond(Long.parseLong(parts[parts.length - 2]))
+                    .isBefore(cutoff);
+        } catch (NumberFormatException e) {
+            return false;
+        }
     }
 
     /**
@@ -54,6 +89,7 @@ public final class RehearsalTopic implements AutoCloseable {
             String name, int partitions, short replicationFactor, Admin admin, Consumer<String> partitionsFor)
             throws Exception {
         try {
+            sweep(admin, Instant.now().minus(STALE_AFTER));
             var topic = new NewTopic(name, partitions, replicationFactor)
                     .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000", TopicConfig.SEGMENT_MS_CONFIG, "60000"));
             admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
@@ -82,6 +118,21 @@ public final class RehearsalTopic implements AutoCloseable {
         } catch (Exception e) {
             admin.close();
             throw e;
+        }
+    }
+
+    /** Deletes the rehearsal topics created before {@code cutoff}; a failure only costs the sweep. */
+    private static void sweep(Admin admin, Instant cutoff) throws InterruptedException {
+        try {
+            var stale = admin.listTopics().names().get(10, TimeUnit.SECONDS).stream()
+                    .filter(topic -> createdBefore(topic, cutoff))
+                    .toList();
+            if (!stale.isEmpty()) {
+                admin.deleteTopics(stale).all().get(10, TimeUnit.SECONDS);
+                log.info("Deleted {} rehearsal topics that warm-ups cut short left behind: {}", stale.size(), stale);
+            }
+        } catch (ExecutionException | TimeoutException e) {
+            log.warn("Could not delete the rehearsal topics left behind: {}", e.toString());
         }
     }
 
