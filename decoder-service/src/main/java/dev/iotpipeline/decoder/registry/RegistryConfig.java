@@ -56,7 +56,11 @@ class RegistryConfig {
         });
     }
 
-    /** The topics the decoder owns, created when missing, so the service also starts against a bare broker. */
+    /**
+     * The topics the decoder owns, and uplinks.encoded, which its listener reads (so that its consumer finds the
+     * topic when the decoder starts before ingest, rather than warning about an unknown topic until then): all
+     * created when missing, uplinks.encoded's settings kept by ingest, its owner.
+     */
     @Bean
     KafkaAdmin.NewTopics decoderTopics(DecoderProperties properties, KafkaAdmin admin) {
         var k = properties.kafka();
@@ -67,6 +71,7 @@ class RegistryConfig {
                 k.replicationFactor(),
                 Map.of(
                         PipelineTopic.DATA_UNITS, k.dataUnitsRetention(),
-                        PipelineTopic.DEAD_LETTER, k.deadLetterRetention()));
+                        PipelineTopic.DEAD_LETTER, k.deadLetterRetention()),
+                PipelineTopic.UPLINKS_ENCODED);
     }
 }
