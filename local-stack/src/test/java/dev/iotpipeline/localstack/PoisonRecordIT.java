@@ -56,14 +56,7 @@ class PoisonRecordIT {
     void shouldDeadLetterPoisonInEveryTopicWithItsCauseAndStoreTheUplinksSentAfterIt() throws Exception {
         int partitions = stack.settings().partitions();
         var expected = new ArrayList<Expected>();
-        try (var producer = new KafkaProducer<>(
-                Map.<String, Object>of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        stack.bootstrapServers(),
-                        ProducerConfig.ACKS_CONFIG,
-                        "all"),
-                new StringSerializer(),
-                new ByteArraySerializer())) {
+        try (var producer = producer()) {
             // given in every partition: garbage in each topic, and a data unit whose device id the table refuses
             for (int p = 0; p < partitions; p++) {
                 expected.add(send(
@@ -119,14 +112,7 @@ class PoisonRecordIT {
 
         // when uplinks are sent after them, from enough devices to reach every partition
         var channel = "poison-" + run;
-        for (int i = 0; i < 30; i++) {
-            assertThat(client.postUplink(
-                                    channel,
-                                    "em300th",
-                                    "{\"deviceId\":\"after-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i))
-                            .statusCode())
-                    .isEqualTo(202);
-        }
+        postUplinks(channel);
 
         // then every uplink is stored, and every poison record is in its dead-letter topic, once, with its cause
         await().atMost(Duration.ofSeconds(90)).until(() -> client.storedCount(channel) == 30);
@@ -147,14 +133,7 @@ class PoisonRecordIT {
         var huge = new byte[1_048_200];
         Arrays.fill(huge, (byte) 'x');
         Expected store;
-        try (var producer = new KafkaProducer<>(
-                Map.<String, Object>of(
-                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                        stack.bootstrapServers(),
-                        ProducerConfig.ACKS_CONFIG,
-                        "all"),
-                new StringSerializer(),
-                new ByteArraySerializer())) {
+        try (var producer = producer()) {
             store = send(
                     producer,
                     PipelineTopic.DATA_UNITS,
@@ -174,14 +153,7 @@ class PoisonRecordIT {
 
         // when uplinks follow it
         var channel = "huge-" + run;
-        for (int i = 0; i < 30; i++) {
-            assertThat(client.postUplink(
-                                    channel,
-                                    "em300th",
-                                    "{\"deviceId\":\"after-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i))
-                            .statusCode())
-                    .isEqualTo(202);
-        }
+        postUplinks(channel);
 
         // then both of its consumers dead-letter it once, without the value, and neither partition is held
         await().atMost(Duration.ofSeconds(90)).until(() -> client.storedCount(channel) == 30);
@@ -207,6 +179,29 @@ class PoisonRecordIT {
         assertThat(notify.body()).contains("\"kafkaConsumers\"");
         assertThat(rules.statusCode()).isEqualTo(200);
         assertThat(rules.body()).contains("\"kafkaStreams\"").contains("RUNNING");
+    }
+
+    private KafkaProducer<String, byte[]> producer() {
+        return new KafkaProducer<>(
+                Map.<String, Object>of(
+                        ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                        stack.bootstrapServers(),
+                        ProducerConfig.ACKS_CONFIG,
+                        "all"),
+                new StringSerializer(),
+                new ByteArraySerializer());
+    }
+
+    /** 30 uplinks to {@code channel}, from enough devices to reach every partition, each answered 202. */
+    private void postUplinks(String channel) {
+        for (int i = 0; i < 30; i++) {
+            assertThat(client.postUplink(
+                                    channel,
+                                    "em300th",
+                                    "{\"deviceId\":\"after-%d\",\"payloadHex\":\"0175640367C800046850\"}".formatted(i))
+                            .statusCode())
+                    .isEqualTo(202);
+        }
     }
 
     private Expected send(

@@ -35,13 +35,7 @@ class DeadLetterRecovererTest {
 
     private final MockProducer<String, byte[]> producer = new KeptOpen(Integer.MAX_VALUE);
     private final SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    private final DeadLetterRecoverer recoverer = new DeadLetterRecoverer(
-            new KafkaTemplate<>(new MockProducerFactory<>(() -> producer)),
-            PipelineTopic.EVENTS_DEAD_LETTER,
-            DeadLetterHeaders.STAGE_STORE,
-            "notify-store",
-            Clock.fixed(NOW, ZoneOffset.UTC),
-            meters);
+    private final DeadLetterRecoverer recoverer = recoverer(producer);
     private final ConsumerRecord<String, byte[]> record = new ConsumerRecord<>(
             "data-units", 2, 41, "dev\u0000-1", "{\"deviceId\":\"dev\\u0000-1\"}".getBytes(StandardCharsets.UTF_8));
 
