@@ -6,6 +6,7 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.springframework.util.FileSystemUtils;
 
 /**
  * One embedded stack (real KRaft broker process, real PostgreSQL, the four services) shared by the
@@ -28,7 +29,8 @@ final class EmbeddedStack {
             try {
                 var data = Files.createTempDirectory("iot-pipeline-it");
                 shared = start(data);
-                closeOnExit(shared);
+                // The data directory goes once the stack has stopped: a few runs left gigabytes in /tmp.
+                closeOnExit(shared, () -> FileSystemUtils.deleteRecursively(data));
             } catch (Exception e) {
                 throw new IllegalStateException("embedded stack did not start", e);
             }
