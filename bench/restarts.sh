@@ -4,11 +4,13 @@
 # service's second instance (or the broker, or PostgreSQL) is taken down FAULT_AT (10) s into the seed shape (k6/run
 # suite1-closed-loop, ITERATIONS 90), the stack's supervisor starts it again, and the report takes POST and
 # time_lapse percentiles over the minute after it is ready (the broker: ingest ready again; PostgreSQL: notify ready
-# again). Ingest's second instance gets no traffic meanwhile, so for ingest the load starts once the restarted
-# instance is ready and goes to it alone. HOW "join": a third instance of the service starts (./pipeline join) FAULT_AT
-# s into the load instead, and the window follows its readiness; a joined ingest takes the load alone, as a restarted
-# one does. After ingest's cases, "ingest-warm" runs the shape once more against the (now warm) second instance: the
-# same start of the load without a restart, for comparison. RUNS (3) fresh stacks, the cases one after another on
+# again). For ingest the devices spread over its instances as behind a load balancer with readiness checks
+# (INGEST_URLS, k6/lib/instances.js): the second instance's devices fail over to the first while it is down and come
+# back once it answers ready. HOW "join": a third instance of the service starts (./pipeline join) FAULT_AT s into the
+# load instead, and the window follows its readiness (ingest: a third of the devices wait on the first instance for
+# it). INGEST_ALONE=1: ingest's cases as before 2026-11-30 (twenty-sixth session): the load starts once the restarted
+# or joined instance is ready and goes to it alone, and "ingest-warm" then runs the shape once more against the (now
+# warm) second instance, the same start of the load without a restart. RUNS (3) fresh stacks, the cases one after another on
 # each. WARM_FIRST=1 runs the seed shape once on each fresh stack before its first case, so that a case that comes
 # first (e.g. SERVICES=ingest) meets a decoder, rules and notify that have carried load, as a running fleet's have,
 # rather than ones warmed only by their warm-ups; that run's figures are not reported.
@@ -20,7 +22,7 @@ source bench/lib.sh
 RUNS=${RUNS:-3}
 export OUT=${OUT:-docs/benchmarks/raw/restarts} EXTRA=${EXTRA:-} ITERATIONS=${ITERATIONS:-90} FAULT_AT=${FAULT_AT:-10}
 export SERVICES=${SERVICES:-decoder rules notify ingest kafka postgres} HOW=${HOW:-kill term join}
-export WARM_FIRST=${WARM_FIRST:-0}
+export WARM_FIRST=${WARM_FIRST:-0} INGEST_ALONE=${INGEST_ALONE:-0}
 REPORT=${REPORT:-docs/benchmarks/restarts.md}
 export IOT_INSTANCES=ingest=2,decoder=2,rules=2,notify=2 BENCH_PROCESSES=1
 rm -rf "$OUT"
@@ -81,14 +83,16 @@ seed() {
   rm -f "$dir/k6/dashboard.html"
   # Only what the report reads: every POST's and every time_lapse sample, with its time (a tenth of k6's rows).
   zcat "$dir/k6/samples.csv.gz" | awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) c[$i] = i; print "metric_name,timestamp,metric_value,scenario"; next }
-    $c["metric_name"] == "http_req_duration" || $c["metric_name"] == "time_lapse" {
+    # Not the readiness checks of k6/lib/instances.js, nor an attempt that reached no server (status 0: refused or
+    # reset; its uplink went to the next instance, that POST is the sample).
+    ($c["metric_name"] == "http_req_duration" && $c["status"] != "0" && $c["name"] !~ /readiness/) || $c["metric_name"] == "time_lapse" {
       print $c["metric_name"] "," $c["timestamp"] "," $c["metric_value"] "," $c["scenario"] }' | gzip > "$dir/k6/samples.tmp"
   mv "$dir/k6/samples.tmp" "$dir/k6/samples.csv.gz"
 }
 
 # Runs under the stack (bench_stack): every case, into $1.
 measure() {
-  local out=$1 service how dir port target ready_port load
+  local out=$1 service how dir port target ready_port load urls
   if [ "$WARM_FIRST" = 1 ]; then
     echo "  the seed shape once, not reported (WARM_FIRST=1)"
     seed "$out/warm-first"
@@ -110,7 +114,18 @@ measure() {
       fi
       mkdir -p "$dir"
       echo "  $service $how (instance on $target)"
-      if [ "$how" = join ] && [ "$service" = ingest ]; then
+      if [ "$service" = ingest ] && [ "$INGEST_ALONE" = 0 ]; then
+        # The devices spread over the instances (k6/lib/instances.js); a joining instance's devices post to the first
+        # until it answers ready.
+        urls="$INGEST_URL,http://127.0.0.1:$port"
+        [ "$how" != join ] || urls+=",http://127.0.0.1:$target"
+        seed "$dir" INGEST_URLS="$urls" &
+        load=$!
+        sleep "$FAULT_AT"
+        if [ "$how" = join ]; then join_instance "$service" "$target" "$dir" || true; else bounce "$target" "$how" "$dir" || true; fi
+        wait "$load"
+        [ "$how" != join ] || leave
+      elif [ "$how" = join ] && [ "$service" = ingest ]; then
         join_instance "$service" "$target" "$dir" || true
         seed "$dir" INGEST_URL="http://127.0.0.1:$target"
         leave
@@ -133,7 +148,7 @@ measure() {
       fi
       sleep 5
     done
-    if [ "$service" = ingest ]; then
+    if [ "$service" = ingest ] && [ "$INGEST_ALONE" = 1 ]; then
       # The same shape once more against the instance that just took it: warm, with the load starting as it does in
       # ingest's cases (every VU's first POST on a new connection at once), so the report shows what of those
       # cases' figures the restart itself adds.
@@ -157,8 +172,8 @@ for run in $(seq 1 "$RUNS"); do
   rm -f "$OUT/run-$run/stack.log"
 done
 command="RUNS=$RUNS"
-for var in SERVICES HOW ITERATIONS FAULT_AT WARM_FIRST; do
-  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term join" | ITERATIONS=90 | FAULT_AT=10 | WARM_FIRST=0) ;;
+for var in SERVICES HOW ITERATIONS FAULT_AT WARM_FIRST INGEST_ALONE; do
+  case "$var=${!var}" in "SERVICES=decoder rules notify ingest kafka postgres" | "HOW=kill term join" | ITERATIONS=90 | FAULT_AT=10 | WARM_FIRST=0 | INGEST_ALONE=0) ;;
     *) command+=" $var=\"${!var}\"" ;; esac
 done
 ./pipeline report restarts "$OUT" "$command bench/restarts.sh${EXTRA:+ (EXTRA=$EXTRA)}" > "$REPORT"

@@ -23,6 +23,13 @@ export function postEm300th(channel, deviceId, temperature, tags) {
     tags ? { headers: deviceHeaders, tags: Object.assign({ name: EM300TH_NAME }, tags) } : em300thParams);
 }
 
+// The same uplink to the ingest instance at baseUrl, with the client id that makes a retry of it (on this instance or
+// another) the same event: one stored data unit however often it was sent.
+export function postEm300thTo(baseUrl, channel, deviceId, temperature, id) {
+  return http.post(`${baseUrl}/sensor-data/${channel}/encoded/em300th`,
+    JSON.stringify({ deviceId, payloadHex: em300thHex(90, temperature, 50), id }), em300thParams);
+}
+
 // Several EM300-TH uplinks ([{deviceId, temperature}]) in one batch request, as a gateway or network server sends
 // them; returns the response (202 for all of them or an error for all of them).
 export function postEm300thBatch(channel, items, tags) {

@@ -11,7 +11,9 @@ import exec from 'k6/execution';
 import { check, sleep } from 'k6';
 import { Counter, Trend } from 'k6/metrics';
 import { param, seconds, runChannel, SMOKE } from './presets.js';
-import { postEm300th, postEm300thBatch, createRule, deleteRule, storedCount, storedAlarms, waitFor, listen, noLossThresholds } from './pipeline.js';
+import { INGEST_URLS } from './config.js';
+import { instancesFor } from './instances.js';
+import { postEm300th, postEm300thTo, postEm300thBatch, createRule, deleteRule, storedCount, storedAlarms, waitFor, listen, noLossThresholds } from './pipeline.js';
 
 // Alarm design for suite 2: uplink `iteration` of `device` is hot (35 °C, the rule is temperature > 30) when
 // (iteration + device) % 10 == 0, cold otherwise. A hot uplink is followed by nine cold ones, which clear the alarm
@@ -115,6 +117,7 @@ export function makeSuite(cfg) {
   let closedDevice = null;
   let closedDeviceId = null;
   let closedIteration = 0;
+  let closedInstances = null;
 
   function setup() {
     const channel = runChannel(cfg.name);
@@ -168,8 +171,19 @@ export function makeSuite(cfg) {
       if (closedDevice === null) {
         closedDevice = exec.vu.idInTest;
         closedDeviceId = `${cfg.name}-${closedDevice}`;
+        if (INGEST_URLS.length > 1) closedInstances = instancesFor(INGEST_URLS, closedDevice - 1);
       }
-      const res = postEm300th(data.channel, closedDeviceId, temperatureOf(closedDevice, closedIteration++, false));
+      const temperature = temperatureOf(closedDevice, closedIteration, false);
+      let res;
+      if (closedInstances === null) {
+        res = postEm300th(data.channel, closedDeviceId, temperature);
+      } else {
+        // Over several instances an uplink may be sent twice (the instance that took it died before answering): its
+        // client id (scoped by ingest to the channel and device) makes both the same event.
+        const id = `u${closedIteration}`;
+        res = closedInstances.post((url) => postEm300thTo(url, data.channel, closedDeviceId, temperature, id));
+      }
+      closedIteration++;
       if (check(res, ACCEPTED)) metrics.accepted.add(1);
       sleep(INTERVAL);
       return;

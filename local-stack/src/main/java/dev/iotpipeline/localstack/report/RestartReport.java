@@ -34,7 +34,8 @@ final class RestartReport {
             List<Double> timeLapses,
             double accepted,
             double lost,
-            double failedPosts) {}
+            double failedPosts,
+            double failovers) {}
 
     static String render(Path dir, String command) throws IOException {
         var runs = runDirs(dir);
@@ -89,8 +90,7 @@ final class RestartReport {
                     .append(Fmt.grouped(
                             runsOfCase.stream().mapToDouble(Case::accepted).sum()))
                     .append(" | ")
-                    .append(Fmt.grouped(
-                            runsOfCase.stream().mapToDouble(Case::failedPosts).sum()))
+                    .append(failedCell(runsOfCase))
                     .append(" | ")
                     .append(Fmt.grouped(
                             runsOfCase.stream().mapToDouble(Case::lost).sum()))
@@ -101,14 +101,17 @@ final class RestartReport {
                 *kill -9* and *SIGTERM* take the service's second instance down while the seed shape (`k6/run \
                 suite1-closed-loop`, 500 devices, one POST a second each) runs against the first; the stack's \
                 supervisor starts it again and it warms up before it answers ready, and its group moves partitions \
-                back to it. Ingest's second instance gets no traffic while the other one does, so for ingest the \
-                load starts once the restarted instance is ready and goes to it alone: what a load balancer sends a \
-                restarted instance. *a new instance joins*: a third instance of the service starts (`./pipeline \
-                join`) while the load runs (for ingest: before, and then takes the load alone); its *down → ready* \
-                runs from the command to the new instance's readiness. *ingest: no restart, warm* runs the shape \
-                once more against the instance that took ingest's cases, now warm, its window from the load's start: \
-                the same first second (every device's first POST on a new connection at once) without a restart, so \
-                the difference to ingest's cases is what the restart adds. *lost* counts from the suite's own \
+                back to it. For ingest the devices spread over its instances as behind a load balancer that checks \
+                readiness (`INGEST_URLS`, `k6/lib/instances.js`): the down instance's devices send their uplinks to \
+                the other one and come back once theirs answers ready; *failed POSTs* then counts the attempts the \
+                down instance refused, each sent on to the other instance (in brackets), and the samples leave out \
+                those attempts (no server answered them). *a new instance joins*: a third instance of the service \
+                starts (`./pipeline join`) while the load runs (ingest: a third of the devices wait on the first \
+                instance for it); its *down → ready* runs from the command to the new instance's readiness. With \
+                `INGEST_ALONE=1` (the rounds before 2026-11-30's twenty-sixth session), ingest's load starts once the \
+                restarted or joined instance is ready and goes to it alone, and *ingest: no restart, warm* runs the \
+                shape once more against that instance, now warm, its window from the load's start: the same first \
+                second (every device's first POST on a new connection at once) without a restart. *lost* counts from the suite's own \
                 checks: every accepted uplink stored in the \
                 history and delivered to the WebSocket subscriber. The suite's latency thresholds are over its whole \
                 run, the time the instance was down included, so its exit code (`k6-exit.txt` in the raw results) \
@@ -164,6 +167,8 @@ final class RestartReport {
                 .path("values")
                 .path("passes")
                 .asDouble(0);
+        double failovers =
+                metrics.path("ingest_failovers").path("values").path("count").asDouble(0);
         double window = ready == Long.MAX_VALUE ? 0 : Math.max(0, Math.min(WINDOW_MS, last - ready)) / 1000.0;
         boolean restarted =
                 ready != Long.MAX_VALUE && !caseDir.getFileName().toString().endsWith("-warm");
@@ -174,7 +179,15 @@ final class RestartReport {
                 timeLapses,
                 accepted,
                 Math.max(0, accepted - Math.min(stored, delivered)),
-                failed);
+                failed,
+                failovers);
+    }
+
+    /** Failed POSTs summed over the runs, and how many of them an instance refused and the next one was sent. */
+    private static String failedCell(List<Case> cases) {
+        var failed = Fmt.grouped(cases.stream().mapToDouble(Case::failedPosts).sum());
+        double failovers = cases.stream().mapToDouble(Case::failovers).sum();
+        return failovers == 0 ? failed : failed + " (" + Fmt.grouped(failovers) + " sent on)";
     }
 
     /** Each run's quantile {@code q} of its POST (or time_lapse) samples in the window. */

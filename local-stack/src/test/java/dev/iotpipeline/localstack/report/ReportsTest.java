@@ -222,6 +222,8 @@ class ReportsTest {
                 30_000,
                 29_990,
                 3);
+        // Ingest over two instances: the attempts the down one refused were sent to the other.
+        restartCase("run-1/ingest-kill", 3_000, 10_000, posts.toString(), 30_000, 30_000, 251, 250);
         // The comparison run without a restart: its window starts with the load, and it has no down → ready.
         restartCase("run-1/ingest-warm", 10_000, 10_000, posts.toString(), 30_000, 30_000, 0);
 
@@ -237,10 +239,26 @@ class ReportsTest {
         assertThat(md)
                 .contains("| ingest: no restart, warm (the run after, for comparison) | - | 60.0 | 50.0 | 99.0 | 100 | "
                         + "190 | 198 | 30,000 | 0 | 0 |");
+        assertThat(md)
+                .contains("| ingest: kill -9 | 7.0 | 60.0 | 50.0 | 99.0 | 100 | 190 | 198 | 30,000 | "
+                        + "251 (250 sent on) | 0 |");
     }
 
     private void restartCase(
             String name, long down, long ready, String samples, int accepted, int delivered, int failedPosts)
+            throws IOException {
+        restartCase(name, down, ready, samples, accepted, delivered, failedPosts, 0);
+    }
+
+    private void restartCase(
+            String name,
+            long down,
+            long ready,
+            String samples,
+            int accepted,
+            int delivered,
+            int failedPosts,
+            int failovers)
             throws IOException {
         var dir = temp.resolve(name);
         Files.createDirectories(dir.resolve("k6"));
@@ -252,9 +270,10 @@ class ReportsTest {
         Files.writeString(dir.resolve("k6/suite1-closed-loop-summary.json"), """
                 {"metrics":{"uplinks_accepted":{"values":{"count":%d}},"data_units_stored":{"values":{"count":%d}},
                 "data_units_received":{"values":{"count":%d}},
-                "http_req_failed{scenario:ingestion}":{"values":{"passes":%d}}}}
+                "http_req_failed{scenario:ingestion}":{"values":{"passes":%d}},
+                "ingest_failovers":{"values":{"count":%d}}}}
                 """.formatted(
-                        accepted, accepted, delivered, failedPosts));
+                        accepted, accepted, delivered, failedPosts, failovers));
     }
 
     @Test
