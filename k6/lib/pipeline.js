@@ -24,10 +24,12 @@ export function postEm300th(channel, deviceId, temperature, tags) {
 }
 
 // The same uplink to the ingest instance at baseUrl, with the client id that makes a retry of it (on this instance or
-// another) the same event: one stored data unit however often it was sent.
-export function postEm300thTo(baseUrl, channel, deviceId, temperature, id) {
+// another) the same event: one stored data unit however often it was sent. expected: the request's response callback
+// (k6's default when undefined).
+export function postEm300thTo(baseUrl, channel, deviceId, temperature, id, expected) {
   return http.post(`${baseUrl}/sensor-data/${channel}/encoded/em300th`,
-    JSON.stringify({ deviceId, payloadHex: em300thHex(90, temperature, 50), id }), em300thParams);
+    JSON.stringify({ deviceId, payloadHex: em300thHex(90, temperature, 50), id }),
+    expected ? Object.assign({ responseCallback: expected }, em300thParams) : em300thParams);
 }
 
 // Several EM300-TH uplinks ([{deviceId, temperature}]) in one batch request, as a gateway or network server sends

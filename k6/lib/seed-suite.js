@@ -47,6 +47,8 @@ export function makeSuite(cfg) {
   const INGEST_SECONDS = ITERATIONS * INTERVAL;
   const ALARMS = !!cfg.alarms;
   const CLOSED = !!cfg.closedLoop;
+  // The closed loop's devices spread over these ingest instances (k6/lib/instances.js) when there are several.
+  const INGEST_ADDRESSES = cfg.ingestUrls || INGEST_URLS;
   if (CLOSED && (ALARMS || BATCH > 1)) throw new Error('closedLoop is the seed shape: single POSTs, no alarms');
   let expectedAlarms = 0;
   if (ALARMS) {
@@ -171,7 +173,7 @@ export function makeSuite(cfg) {
       if (closedDevice === null) {
         closedDevice = exec.vu.idInTest;
         closedDeviceId = `${cfg.name}-${closedDevice}`;
-        if (INGEST_URLS.length > 1) closedInstances = instancesFor(INGEST_URLS, closedDevice - 1);
+        if (INGEST_ADDRESSES.length > 1) closedInstances = instancesFor(INGEST_ADDRESSES, closedDevice - 1);
       }
       const temperature = temperatureOf(closedDevice, closedIteration, false);
       let res;
@@ -181,7 +183,8 @@ export function makeSuite(cfg) {
         // Over several instances an uplink may be sent twice (the instance that took it died before answering): its
         // client id (scoped by ingest to the channel and device) makes both the same event.
         const id = `u${closedIteration}`;
-        res = closedInstances.post((url) => postEm300thTo(url, data.channel, closedDeviceId, temperature, id));
+        res = closedInstances.post((url, expected) =>
+          postEm300thTo(url, data.channel, closedDeviceId, temperature, id, expected));
       }
       closedIteration++;
       if (check(res, ACCEPTED)) metrics.accepted.add(1);

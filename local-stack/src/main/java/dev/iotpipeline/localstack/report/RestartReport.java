@@ -103,9 +103,10 @@ final class RestartReport {
                 supervisor starts it again and it warms up before it answers ready, and its group moves partitions \
                 back to it. For ingest the devices spread over its instances as behind a load balancer that checks \
                 readiness (`INGEST_URLS`, `k6/lib/instances.js`): the down instance's devices send their uplinks to \
-                the other one and come back once theirs answers ready; *failed POSTs* then counts the attempts the \
-                down instance refused, each sent on to the other instance (in brackets), and the samples leave out \
-                those attempts (no server answered them). *a new instance joins*: a third instance of the service \
+                the other one and come back once theirs answers ready; *failed POSTs* are those a device saw fail, \
+                in brackets the uplinks the down instance refused and the balancer sent on (rounds run before \
+                `k6/ingest-failover.js` existed counted those as failed too), and the samples leave out the refused \
+                attempts (no server answered them). *a new instance joins*: a third instance of the service \
                 starts (`./pipeline join`) while the load runs (ingest: a third of the devices wait on the first \
                 instance for it); its *down → ready* runs from the command to the new instance's readiness. With \
                 `INGEST_ALONE=1` (the rounds before 2026-11-30's twenty-sixth session), ingest's load starts once the \
