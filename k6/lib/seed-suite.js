@@ -173,7 +173,10 @@ export function makeSuite(cfg) {
       if (closedDevice === null) {
         closedDevice = exec.vu.idInTest;
         closedDeviceId = `${cfg.name}-${closedDevice}`;
-        if (INGEST_ADDRESSES.length > 1) closedInstances = instancesFor(INGEST_ADDRESSES, closedDevice - 1);
+        if (INGEST_ADDRESSES.length > 1) {
+          closedInstances = instancesFor(INGEST_ADDRESSES, closedDevice - 1, (url, home, temperature, id) =>
+            postEm300thTo(url, data.channel, closedDeviceId, temperature, id, home));
+        }
       }
       const temperature = temperatureOf(closedDevice, closedIteration, false);
       let res;
@@ -182,9 +185,7 @@ export function makeSuite(cfg) {
       } else {
         // Over several instances an uplink may be sent twice (the instance that took it died before answering): its
         // client id (scoped by ingest to the channel and device) makes both the same event.
-        const id = `u${closedIteration}`;
-        res = closedInstances.post((url, expected) =>
-          postEm300thTo(url, data.channel, closedDeviceId, temperature, id, expected));
+        res = closedInstances.post(temperature, `u${closedIteration}`);
       }
       closedIteration++;
       if (check(res, ACCEPTED)) metrics.accepted.add(1);
