@@ -22,30 +22,6 @@ export POSTLOAD=$PWD/bench/postload/postload PARTS="ingest decoder rules notify 
 rm -rf "$OUT"
 mkdir -p "$OUT"
 
-# part_cpu: "part seconds" for every part of the stack, each process counted with its descendants (and the children
-# that exited, through cutime/cstime) unless they are a part of their own: the services, the broker and PostgreSQL
-# by the port they listen on, the launcher (the JVM that started them) as the rest.
-part_cpu() {
-  local pg listeners=""
-  pg=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
-  for part in ingest:$IOT_INGEST_PORT decoder:$IOT_DECODER_PORT rules:$IOT_RULES_PORT notify:$IOT_NOTIFY_PORT \
-      broker:$IOT_KAFKA_PORT; do
-    listeners+=" ${part%%:*}=$(listener_pid "${part#*:}")"
-  done
-  { cat /proc/[0-9]*/stat 2>/dev/null || true; } | awk -v roots="$listeners postgresql=$pg launcher=$PPID" \
-      -v self=$$ -v hz="$(getconf CLK_TCK)" '
-    { rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " "); parent[$1] = f[2]; ticks[$1] = f[12] + f[13] + f[14] + f[15] }
-    END {
-      n = split(roots, r, " ")
-      for (i = 1; i <= n; i++) { split(r[i], kv, "="); if (kv[2] != "") part[kv[2]] = kv[1]; names[i] = kv[1] }
-      for (p in ticks) {
-        for (q = p; q + 0 > 1 && !(q in part) && q != self; q = parent[q]) {}
-        if ((q in part) && q != self) total[part[q]] += ticks[p]
-      }
-      for (i = 1; i <= n; i++) printf "%s %.2f\n", names[i], total[names[i]] / hz
-    }'
-}
-
 # phase NAME RATE BATCH DIR: one open-loop run of the generator and the drain wait; DIR/NAME.json is the
 # generator's report, DIR/NAME-cpu.txt "part seconds" per part over the phase, with the uplinks stored.
 phase() {
@@ -58,7 +34,7 @@ phase() {
   read -r stored drain drained < <(wait_stored "$before" "$meter" "$accepted")
   part_cpu > "$dir/$name-cpu1.txt"; t1=$(now_us)
   {
-    join "$dir/$name-cpu0.txt" "$dir/$name-cpu1.txt" | awk '{printf "%s %.2f\n", $1, $3 - $2}'
+    join "$dir/$name-cpu0.txt" "$dir/$name-cpu1.txt" | awk '{printf "%s %.2f\n", $1, $4 - $2}'
     echo "generator $(sed -n 's/.*"cpuSeconds": *\([0-9.]*\).*/\1/p' "$dir/$name.json")"
     echo "stored $stored"
     echo "accepted $accepted"
@@ -78,7 +54,7 @@ idle() {
   part_cpu > "$dir/idle-cpu0.txt"
   sleep "$IDLE"
   part_cpu > "$dir/idle-cpu1.txt"
-  join "$dir/idle-cpu0.txt" "$dir/idle-cpu1.txt" | awk -v s="$IDLE" '{printf "%s %.4f\n", $1, ($3 - $2) / s}' \
+  join "$dir/idle-cpu0.txt" "$dir/idle-cpu1.txt" | awk -v s="$IDLE" '{printf "%s %.4f\n", $1, ($4 - $2) / s}' \
     > "$dir/idle-cpu.txt"
   rm "$dir/idle-cpu0.txt" "$dir/idle-cpu1.txt"
 }
@@ -92,7 +68,7 @@ measure() {
   phase single "$RATE" 1 "$dir"
   phase batched "$BATCH_RATE" "$BATCH_SIZE" "$dir"
 }
-export -f part_cpu phase idle
+export -f phase idle
 
 for run in $(seq 1 "$RUNS"); do
   mkdir -p "$OUT/run-$run"

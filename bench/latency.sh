@@ -10,7 +10,8 @@
 # The stack reads the JDK AOT cache ./pipeline run trained, if it is fresh (./pipeline aot [--processes] first);
 # IOT_AOT=off measures without it. SIDE_SUBSCRIBER=1 subscribes bench/wsload (Go, listening only) to each run's
 # channel beside k6's own subscriber: its receipt times ($dir/<phase>-side.json) against k6's time_lapse say how much
-# of time_lapse is k6 reading its socket on the shared cores.
+# of time_lapse is k6 reading its socket on the shared cores. Each phase's CPU by process ($dir/<phase>-cpu.txt: part,
+# seconds, of which JIT compiler threads; bench/lib.sh's part_cpu, and k6's own) is the report's CPU-per-uplink table.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -33,7 +34,7 @@ scrape() {
 
 # Runs under the stack (bench_stack): the two phases of one run, into $1.
 measure() {
-  local dir=$1 phase url t=$EPOCHREALTIME
+  local dir=$1 phase url k6_cpu t=$EPOCHREALTIME
   # The command starts right after READY: ./pipeline run --no-build to READY on the wall clock, JVM start included.
   echo "$(( (${t/[.,]/} - STACK_LAUNCHED_US) / 1000 ))" > "$dir/ready-ms.txt"
   for phase in cold warm; do
@@ -48,8 +49,17 @@ measure() {
       sleep 0.5
       k6_extra="-e CHANNEL=$channel"
     fi
+    part_cpu > "$dir/$phase-cpu0.txt"
+    # `times` in the subshell: the user and system seconds of the children it waited for (k6/run and k6 itself).
     # shellcheck disable=SC2086
-    RUN_DIR="$dir/$phase" k6/run suite1-closed-loop $EXTRA $k6_extra > "$dir/$phase.log" 2>&1 || echo "k6 exit $? ($phase)" >> "$dir/failures.txt"
+    k6_cpu=$( { RUN_DIR="$dir/$phase" k6/run suite1-closed-loop $EXTRA $k6_extra > "$dir/$phase.log" 2>&1 \
+      || echo "k6 exit $? ($phase)" >> "$dir/failures.txt"; times; } | tail -1)
+    part_cpu > "$dir/$phase-cpu1.txt"
+    {
+      join "$dir/$phase-cpu0.txt" "$dir/$phase-cpu1.txt" | awk '{printf "%s %.2f %.2f\n", $1, $4 - $2, $5 - $3}'
+      echo "$k6_cpu" | awk '{ for (i = 1; i <= 2; i++) { split($i, t, "m"); s += t[1] * 60 + t[2] } printf "k6 %.2f 0\n", s }'
+    } > "$dir/$phase-cpu.txt"
+    rm "$dir/$phase-cpu0.txt" "$dir/$phase-cpu1.txt"
     [ -z "$side" ] || wait "$side" || echo "wsload exit $? ($phase)" >> "$dir/failures.txt"
     scrape > "$dir/$phase-after.prom"
   done

@@ -86,7 +86,54 @@ listener_pid() {
   ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2
 }
 
-export -f now_us stored_count stored_meter wait_stored listener_pid
+# part_cpu: "part seconds jit-seconds" for every part of the stack under bench_stack, each process counted with its
+# descendants (and the children that exited, through cutime/cstime) unless they are a part of their own: the
+# services, the broker and PostgreSQL by the port they listen on, the launcher (the JVM that started them) as the
+# rest; the caller's own children (a load generator) are not counted. Parts that are one process (the services and
+# the launcher in-JVM) are one part, named with "+". jit-seconds: the part's JVM's compiler threads (as Linux names
+# HotSpot's: "C1/C2 CompilerThre"), 0 for PostgreSQL.
+# part_cpu: "part seconds jit-seconds" for every part of a stack under bench_stack, each process counted with its
+# descendants (and the children that exited, through cutime/cstime) unless they are a part of their own: the
+# services, the broker and PostgreSQL by the port they listen on, the launcher (the JVM that started them) as the
+# rest; the caller's own children (a load generator) are not counted. Parts that are one process (in-JVM: the
+# services in the launcher) are one part, named with "+". jit-seconds: the part's JVM's compiler threads (Linux
+# names HotSpot's "C1/C2 CompilerThre"), 0 for PostgreSQL. Sorted by part.
+part_cpu() {
+  local pg listeners="" part pid jits=""
+  pg=$(head -1 "$(find "$IOT_DATA_DIR" -name postmaster.pid | head -1)")
+  for part in ingest:$IOT_INGEST_PORT decoder:$IOT_DECODER_PORT rules:$IOT_RULES_PORT notify:$IOT_NOTIFY_PORT \
+      broker:$IOT_KAFKA_PORT; do
+    listeners+=" ${part%%:*}=$(listener_pid "${part#*:}")"
+  done
+  for pid in $(echo "$listeners launcher=$PPID" | grep -o '=[0-9]*' | tr -d = | sort -u); do
+    jits+=" $pid=$({ cat /proc/"$pid"/task/*/stat 2>/dev/null || true; } | awk '
+      { comm = $0; sub(/^[^(]*\(/, "", comm); sub(/\) [^)]*$/, "", comm)
+        rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " ")
+        if (comm ~ /^C[12] CompilerThre/) t += f[12] + f[13] }
+      END { printf "%d", t }')"
+  done
+  { cat /proc/[0-9]*/stat 2>/dev/null || true; } \
+    | awk -v roots="$listeners postgresql=$pg launcher=$PPID" -v jits="$jits" -v self=$$ -v hz="$(getconf CLK_TCK)" '
+    { rest = $0; sub(/^.*\) /, "", rest); split(rest, f, " "); parent[$1] = f[2]; ticks[$1] = f[12] + f[13] + f[14] + f[15] }
+    END {
+      n = split(jits, j, " ")
+      for (i = 1; i <= n; i++) { split(j[i], kv, "="); jitOf[kv[1]] = kv[2] }
+      n = split(roots, r, " ")
+      for (i = 1; i <= n; i++) {
+        split(r[i], kv, "=")
+        if (kv[2] == "") continue
+        named = (kv[2] in part) ? part[kv[2]] "+" kv[1] : kv[1]
+        part[kv[2]] = named
+      }
+      for (p in ticks) {
+        for (q = p; q + 0 > 1 && !(q in part) && q != self; q = parent[q]) {}
+        if ((q in part) && q != self) total[part[q]] += ticks[p]
+      }
+      for (q in part) printf "%s %.2f %.2f\n", part[q], total[part[q]] / hz, jitOf[q] / hz
+    }' | sort
+}
+
+export -f now_us stored_count stored_meter wait_stored listener_pid part_cpu
 
 # bench_classpath MODULE: builds MODULE (and what it needs) and prints the classpath of its test classes, for
 # the benchmark mains that live there.

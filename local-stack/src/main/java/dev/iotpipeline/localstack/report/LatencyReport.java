@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,7 +14,8 @@ import tools.jackson.databind.JsonNode;
 /**
  * bench/latency.sh's runs as docs/benchmarks/latency.md: per phase (cold: the first run after the stack started;
  * warm: the run right after it), the medians over runs of POST and time_lapse percentiles from the k6 summaries,
- * and of each hop's percentiles from the histograms scraped before and after the phase.
+ * of each hop's percentiles from the histograms scraped before and after the phase, and of each process's CPU per
+ * uplink over the phase.
  */
 final class LatencyReport {
 
@@ -39,6 +41,10 @@ final class LatencyReport {
             "pipeline_hop_latency_seconds{hop=\"websocket-write\"}",
             "notify_delivery_latency_seconds{stream=\"data-units\"}",
             "pipeline_hop_latency_seconds{hop=\"ingest-to-postgresql\"}");
+
+    /** bench/lib.sh's part_cpu names, in the data path's order; parts that share a process come first. */
+    private static final List<String> PARTS =
+            List.of("ingest", "decoder", "rules", "notify", "broker", "postgresql", "launcher", "k6");
 
     private LatencyReport() {}
 
@@ -109,8 +115,89 @@ final class LatencyReport {
                 out.append(row);
             }
             out.append('\n');
+            if (runs.stream().allMatch(run -> Files.isRegularFile(cpuPath(run, phase)))) {
+                out.append(cpuTable(runs, phase));
+            }
         }
         return out.toString();
+    }
+
+    private static Path cpuPath(Path run, String phase) {
+        return run.resolve(phase + "-cpu.txt");
+    }
+
+    /**
+     * Each process's user + system CPU over the phase per uplink accepted, and its JIT compiler threads' share: on
+     * two shared cores, what every latency figure above follows.
+     */
+    private static String cpuTable(List<Path> runs, String phase) throws IOException {
+        var perRun = new ArrayList<Map<String, double[]>>();
+        var parts = new ArrayList<String>();
+        for (var run : runs) {
+            double uplinks = summary(run, phase)
+                    .path("metrics")
+                    .path("uplinks_accepted")
+                    .path("values")
+                    .path("count")
+                    .asDouble(0);
+            var usage = new LinkedHashMap<String, double[]>();
+            double[] stack = {0, 0};
+            for (var line : Files.readAllLines(cpuPath(run, phase))) {
+                var fields = line.trim().split("\\s+");
+                if (fields.length != 3 || uplinks <= 0) {
+                    continue;
+                }
+                double[] perUplink = {
+                    Double.parseDouble(fields[1]) * 1e6 / uplinks, Double.parseDouble(fields[2]) * 1e6 / uplinks
+                };
+                usage.put(fields[0], perUplink);
+                if (!fields[0].equals("k6")) {
+                    stack[0] += perUplink[0];
+                    stack[1] += perUplink[1];
+                }
+                if (!parts.contains(fields[0])) {
+                    parts.add(fields[0]);
+                }
+            }
+            usage.put(STACK, stack);
+            perRun.add(usage);
+        }
+        parts.sort(Comparator.comparingInt(LatencyReport::partOrder));
+        parts.add(parts.contains("k6") ? parts.size() - 1 : parts.size(), STACK);
+        var out = new StringBuilder("CPU by process over the phase (user + system from /proc, each process with its ")
+                .append("children; bench/lib.sh's `part_cpu`, k6's own `times`), µs per uplink accepted; of it, the ")
+                .append("JVM's JIT compiler threads:\n\n")
+                .append("| process | µs per uplink | of which JIT |\n|---|---|---|\n");
+        for (var part : parts) {
+            var total = new ArrayList<Double>();
+            var jit = new ArrayList<Double>();
+            for (var usage : perRun) {
+                var values = usage.get(part);
+                if (values != null) {
+                    total.add(values[0]);
+                    jit.add(values[1]);
+                }
+            }
+            var label = part.equals(STACK)
+                    ? "**" + part + "**"
+                    : part.contains("+") ? "one JVM: " + part.replace("+", ", ") : part;
+            out.append("| ")
+                    .append(label)
+                    .append(" | ")
+                    .append(cell(total))
+                    .append(" | ")
+                    .append(part.equals("postgresql") || part.equals("k6") ? "-" : cell(jit))
+                    .append(" |\n");
+        }
+        return out.append('\n').toString();
+    }
+
+    private static final String STACK = "stack (all but k6)";
+
+    /** Known parts in {@link #PARTS}' order; a part of several processes' names ("ingest+decoder...") first. */
+    private static int partOrder(String part) {
+        int known = PARTS.indexOf(part);
+        return known >= 0 ? known : -1;
     }
 
     private static String k6Row(String label, List<Path> runs, String phase, String metric) throws IOException {

@@ -312,6 +312,66 @@ class ReportsTest {
     }
 
     @Test
+    void latencyGivesEachProcesssCpuPerUplinkAcceptedWithItsJitShareAndTheStacksSum() throws Exception {
+        for (int run = 1; run <= 2; run++) {
+            for (var phase : List.of("cold", "warm")) {
+                var dir = Files.createDirectories(temp.resolve("run-" + run).resolve(phase));
+                Files.writeString(dir.resolve("suite1-closed-loop-summary.json"), """
+                        {"metrics": {"uplinks_accepted": {"values": {"count": 10000}},
+                          "data_units_received": {"values": {"count": 10000}}}}
+                        """);
+                Files.writeString(dir.resolveSibling(phase + "-before.prom"), "");
+                Files.writeString(dir.resolveSibling(phase + "-after.prom"), "");
+                // As part_cpu sorts them, and k6 last: seconds over the phase, of which JIT.
+                Files.writeString(dir.resolveSibling(phase + "-cpu.txt"), """
+                        broker 1.00 0.10
+                        decoder %.2f %.2f
+                        ingest 2.00 0.50
+                        postgresql 0.50 0.00
+                        k6 3.00 0
+                        """.formatted(
+                                run == 1 ? 1.0 : 1.5, run == 1 ? 0.2 : 0.4));
+            }
+        }
+
+        var md = LatencyReport.render(temp, "RUNS=2 bench/latency.sh");
+
+        assertThat(md.split("## warm")[1]).contains("""
+                | process | µs per uplink | of which JIT |
+                |---|---|---|
+                | ingest | 200 (200–200) | 50.0 (50.0–50.0) |
+                | decoder | 125 (100–150) | 30.0 (20.0–40.0) |
+                | broker | 100 (100–100) | 10.0 (10.0–10.0) |
+                | postgresql | 50.0 (50.0–50.0) | - |
+                | **stack (all but k6)** | 475 (450–500) | 90.0 (80.0–100) |
+                | k6 | 300 (300–300) | - |
+                """);
+    }
+
+    @Test
+    void latencyLeavesTheCpuTableOutWhenARunHasNoCpuFigures() throws Exception {
+        var dir = Files.createDirectories(temp.resolve("run-1").resolve("cold"));
+        Files.writeString(dir.resolve("suite1-closed-loop-summary.json"), """
+                {"metrics": {"uplinks_accepted": {"values": {"count": 100}}}}
+                """);
+        Files.writeString(dir.resolveSibling("cold-before.prom"), "");
+        Files.writeString(dir.resolveSibling("cold-after.prom"), "");
+        Files.createDirectories(temp.resolve("run-1").resolve("warm"));
+        Files.copy(
+                dir.resolve("suite1-closed-loop-summary.json"),
+                temp.resolve("run-1/warm/suite1-closed-loop-summary.json"));
+        Files.writeString(temp.resolve("run-1/warm-before.prom"), "");
+        Files.writeString(temp.resolve("run-1/warm-after.prom"), "");
+        Files.writeString(temp.resolve("run-1/warm-cpu.txt"), "ingest+decoder+launcher 1.00 0.10\n");
+
+        var md = LatencyReport.render(temp, "RUNS=1 bench/latency.sh");
+
+        assertThat(md.split("## warm")[0]).doesNotContain("µs per uplink");
+        // In-JVM the services and the launcher are one process, so one part.
+        assertThat(md.split("## warm")[1]).contains("| one JVM: ingest, decoder, launcher | 10,000 | 1,000 |");
+    }
+
+    @Test
     void latencyShowsIngestsOwnTimeForTheAcceptedPostsAheadOfTheHops() throws Exception {
         var server = "http_server_requests_seconds_bucket{error=\"none\",exception=\"none\",method=\"POST\","
                 + "outcome=\"SUCCESS\",status=\"202\",uri=\"/sensor-data/{channel}/encoded/{deviceType}\",le=\"%s\"} %d\n";
