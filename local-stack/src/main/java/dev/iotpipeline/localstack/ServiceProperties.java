@@ -39,12 +39,6 @@ final class ServiceProperties {
             // against 15.6 without, with no cold figure better beyond the runs' spread
             // (docs/benchmarks/raw/experiments/compiler-settle.md).
             properties.add("iot.warmup.settle-max-time=0");
-        } else {
-            // A process of its own compiles the libraries every service shares (Kafka's clients, Jackson, Tomcat)
-            // with its own compilers, where the shared JVM's four warm-ups run that code four times over: with 5 s
-            // of rounds instead of 2-3, the cold seed shape's time_lapse p95 was 28-50 ms in five runs against
-            // 48-80 in six, READY ~4 s later (docs/benchmarks/raw/experiments/aot-profile-replay.md).
-            properties.add("iot.warmup.max-time=5s");
         }
         // Every service knows the three credentials of the local stack; each accepts only the roles its routes
         // name. The demo device key serves load tests too, so its rate limit is far above what one machine sends.
