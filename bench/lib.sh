@@ -86,12 +86,6 @@ listener_pid() {
   ss -Hltnp "sport = :$1" 2>/dev/null | grep -o 'pid=[0-9]*' | head -1 | cut -d= -f2
 }
 
-# part_cpu: "part seconds jit-seconds" for every part of the stack under bench_stack, each process counted with its
-# descendants (and the children that exited, through cutime/cstime) unless they are a part of their own: the
-# services, the broker and PostgreSQL by the port they listen on, the launcher (the JVM that started them) as the
-# rest; the caller's own children (a load generator) are not counted. Parts that are one process (the services and
-# the launcher in-JVM) are one part, named with "+". jit-seconds: the part's JVM's compiler threads (as Linux names
-# HotSpot's: "C1/C2 CompilerThre"), 0 for PostgreSQL.
 # part_cpu: "part seconds jit-seconds" for every part of a stack under bench_stack, each process counted with its
 # descendants (and the children that exited, through cutime/cstime) unless they are a part of their own: the
 # services, the broker and PostgreSQL by the port they listen on, the launcher (the JVM that started them) as the
