@@ -1,8 +1,9 @@
 // Ingest behind a balancer: the closed-loop devices spread over two ingest addresses, the second of which refuses
 // every connection (DEAD_INGEST_URL, by default a port nothing listens on), as an instance that died does. Each device
 // homed there sends its uplink on to the first and keeps asking the dead one's readiness (k6/lib/instances.js), so
-// every uplink must still be stored once and reach the subscriber, no device may see a failed request, and exactly
-// the devices homed on the dead address fail over, once each. Run: k6/run ingest-failover [--smoke]
+// every uplink must still be stored once and reach the subscriber, no device may see a failed request, and every
+// device homed on the dead address fails over (at least those: the live instance may refuse one now and then, a
+// reset connection or a 503, and the balancer sends that on too). Run: k6/run ingest-failover [--smoke]
 import { INGEST_URL } from './lib/config.js';
 import { makeSuite } from './lib/seed-suite.js';
 import { reportFor, fmtInt, pct, spread } from './lib/report.js';
@@ -20,7 +21,7 @@ const HOMED_ON_DEAD = Math.floor(S.DEVICES / 2);
 
 export const options = Object.assign({}, suite.options, {
   // The suite's own thresholds already hold every request to not failing (http_req_failed rate==0).
-  thresholds: Object.assign({}, suite.options.thresholds, { ingest_failovers: [`count==${HOMED_ON_DEAD}`] }),
+  thresholds: Object.assign({}, suite.options.thresholds, { ingest_failovers: [`count>=${HOMED_ON_DEAD}`] }),
 });
 export const setup = suite.setup;
 export const teardown = suite.teardown;
@@ -36,7 +37,7 @@ export const handleSummary = reportFor('ingest-failover', {
     ['uplinks answered 202', `${fmtInt(m.count('uplinks_accepted'))} of ${fmtInt(S.PLANNED)}`, fmtInt(S.PLANNED)],
     ['requests a device saw fail', `${fmtInt(m.passes('http_req_failed{scenario:ingestion}'))} ` +
       `(${pct(m.passes('http_req_failed{scenario:ingestion}'), m.count('http_reqs'))})`, '0'],
-    ['uplinks refused and sent on to the other instance', fmtInt(m.count('ingest_failovers')), fmtInt(HOMED_ON_DEAD)],
+    ['uplinks refused and sent on to the other instance', fmtInt(m.count('ingest_failovers')), `≥ ${fmtInt(HOMED_ON_DEAD)}`],
     ['data units stored', fmtInt(m.count('data_units_stored')), fmtInt(S.PLANNED)],
     ['data units on the WebSocket', fmtInt(m.count('data_units_received')), fmtInt(S.PLANNED)],
     ['ingest POST p50 / p90 / p95 / p99 / max', spread(m, 'http_req_duration{scenario:ingestion}'), ''],
