@@ -20,6 +20,15 @@ record AotCache(Path dir, boolean training) {
     static final String DIR = "IOT_AOT_DIR";
     static final String MODE = "IOT_AOT_MODE";
 
+    /**
+     * A method the training compiled with C2 runs as C1 level-2 code until every class that compilation depended on
+     * is initialized, and level-2 code asks whether it is ready only every 2^11 calls: the warm-up's ~1,500 requests
+     * did not reach that, so ingest's request path waited for the first waves. Every 2^8 calls, it is C2-compiled
+     * while the warm-up runs (docs/benchmarks/raw/experiments/aot-training-length.md); ./pipeline passes the same
+     * option to the in-JVM stack.
+     */
+    static final String REPLAY_CHECK = "-XX:Tier2InvokeNotifyFreqLog=8";
+
     /** The options for the environment's cache directory, none when there is none. */
     static List<String> options(Map<String, String> environment, String part) {
         var dir = environment.get(DIR);
@@ -63,6 +72,6 @@ record AotCache(Path dir, boolean training) {
             return List.of();
         }
         // The JDK reports a cache it cannot map (a rebuilt jar) as warnings and errors, then runs without it.
-        return List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off");
+        return List.of("-XX:AOTCache=" + cache, "-Xlog:aot*=off", "-Xlog:cds*=off", REPLAY_CHECK);
     }
 }

@@ -19,7 +19,8 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The workload an AOT cache is trained on: the device, dashboard and admin paths a user's traffic takes, run
- * against a throwaway stack for {@code IOT_AOT_TRAINING_SECONDS} (default 20) by {@code ./pipeline aot}.
+ * against a throwaway stack for {@code IOT_AOT_TRAINING_SECONDS} (default 60) by {@code ./pipeline aot}: long
+ * enough for the request paths to reach C2 in the training, which a start then repeats while it warms up.
  *
  * <p>It runs as the stack's {@code --then} command, so the URLs and credentials come from the launcher's
  * environment. It fails (exit 1) when the stack did not accept or deliver the traffic, because a cache trained
@@ -38,7 +39,7 @@ public final class AotTraining {
     private AotTraining() {}
 
     public static void main(String[] args) throws Exception {
-        var seconds = Integer.parseInt(env("IOT_AOT_TRAINING_SECONDS", "20"));
+        var seconds = Integer.parseInt(env("IOT_AOT_TRAINING_SECONDS", "60"));
         System.exit(new AotTraining().run(Duration.ofSeconds(seconds)) ? 0 : 1);
     }
 

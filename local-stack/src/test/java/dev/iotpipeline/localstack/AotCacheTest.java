@@ -39,7 +39,11 @@ class AotCacheTest {
         var use = Map.of(AotCache.DIR, dir.toString());
 
         assertThat(AotCache.options(use, "broker"))
-                .containsExactly("-XX:AOTCache=" + dir.resolve("broker.aot"), "-Xlog:aot*=off", "-Xlog:cds*=off");
+                .containsExactly(
+                        "-XX:AOTCache=" + dir.resolve("broker.aot"),
+                        "-Xlog:aot*=off",
+                        "-Xlog:cds*=off",
+                        "-XX:Tier2InvokeNotifyFreqLog=8");
         assertThat(AotCache.options(use, "decoder")).isEmpty();
     }
 
