@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import dev.iotpipeline.kafka.topic.PipelineTopic;
+import dev.iotpipeline.rules.alarm.AlarmTopology;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -100,6 +101,23 @@ class GrafanaDashboardIT {
                             .isEmpty());
         }
         assertThat(dashboard.metricsByPanel()).isNotEmpty();
+    }
+
+    /**
+     * Kafka Streams tags a store's metrics by its type; the rules service holds an in-memory and a RocksDB store, and
+     * Prometheus took only one type's meters of each name (with a warning in the log) until the tag was one key.
+     * The binder picks store meters up on its refresh, once a minute.
+     */
+    @Test
+    void rulesExportsTheStateMetricsOfBothItsStores() {
+        await().atMost(Duration.ofSeconds(90))
+                .pollInterval(Duration.ofSeconds(2))
+                .untilAsserted(() -> assertThat(scrape(stack.rulesUrl() + "/actuator/prometheus")
+                                .body())
+                        .contains(
+                                "state_id=\"" + AlarmTopology.RULES_STORE + "\"",
+                                "state_id=\"" + AlarmTopology.ALARM_STATE_STORE + "\"")
+                        .doesNotContain("rocksdb_state_id", "in_memory_state_id"));
     }
 
     /** The union of the series names the four services expose, as Prometheus would scrape them. */

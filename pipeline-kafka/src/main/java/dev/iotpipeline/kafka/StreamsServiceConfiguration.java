@@ -1,6 +1,7 @@
 package dev.iotpipeline.kafka;
 
 import dev.iotpipeline.kafka.membership.InstanceId;
+import dev.iotpipeline.kafka.metrics.StateStoreTags;
 import dev.iotpipeline.kafka.readiness.StreamsReadiness;
 import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -17,8 +18,8 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 
 /**
  * Imported by a Kafka Streams service: static membership for its main consumer (Streams appends the thread
- * index), stream threads replaced rather than the client shut down when one dies, and a {@code kafkaStreams}
- * health indicator for its readiness group.
+ * index), stream threads replaced rather than the client shut down when one dies, a {@code kafkaStreams}
+ * health indicator for its readiness group, and its state stores' metrics under one tag key.
  */
 @Configuration(proxyBeanMethods = false)
 @Import(KafkaTracingConfiguration.class)
@@ -46,6 +47,11 @@ public class StreamsServiceConfiguration {
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
         };
+    }
+
+    @Bean
+    StateStoreTags stateStoreTags() {
+        return new StateStoreTags();
     }
 
     @Bean
