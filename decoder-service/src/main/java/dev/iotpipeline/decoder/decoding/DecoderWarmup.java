@@ -3,7 +3,6 @@ package dev.iotpipeline.decoder.decoding;
 import dev.iotpipeline.events.EncodedUplink;
 import dev.iotpipeline.events.EventJson;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
-import dev.iotpipeline.kafka.topic.UplinkDigest;
 import dev.iotpipeline.kafka.warmup.RehearsalTopic;
 import dev.iotpipeline.web.warmup.Warmup;
 import java.time.Duration;
@@ -15,17 +14,20 @@ import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.consumer.Consumer;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.springframework.kafka.core.KafkaOperations;
 
 /**
  * The decoder's hot path before readiness: encoded uplinks written to a {@link RehearsalTopic} of its own, read back
- * by a consumer configured as the listener's, decoded with every known device type's codec (JavaScript ones
- * included), and each data unit written as the listener writes it, with acks=all, to the same topic instead of
- * data-units; so the first uplinks after readiness do not meet a cold fetch, decode and send path.
+ * by a consumer configured as the listener's, and handed poll by poll to an {@link UplinkListener} like the real one,
+ * which decodes them with every known device type's codec (JavaScript ones included) and writes their data units,
+ * with acks=all, to a second topic of the warm-up's own instead of data-units; so the first uplinks after readiness
+ * meet neither a cold fetch, decode and send path nor a cold listener.
  */
 final class DecoderWarmup implements Warmup, AutoCloseable {
 
@@ -35,39 +37,47 @@ final class DecoderWarmup implements Warmup, AutoCloseable {
     /** Enough types to warm the engines, not so many that a large registry takes the whole budget to visit. */
     private static final int MAX_TYPES = 32;
 
-    /** Uplinks written and read back a round: a fifth of what the seed shape's first waves bring to one poll. */
-    private static final int PER_ROUND = 100;
+    /**
+     * Uplinks written a round, each round one poll: what a poll brings once the seed shape's first waves spread.
+     * The JIT compiles a method after a few hundred calls, and a listener's per-poll code (the consumer's fetch
+     * handling, the listener's batch bookkeeping) runs once a poll: 48 polls of 100 left it interpreted for the first
+     * waves (docs/benchmarks/raw/experiments/decoder-listener-rehearsal.md).
+     */
+    private static final int PER_ROUND = 10;
 
-    /** Marks the data units the warm-up wrote to its topic, which its consumer reads back and leaves alone. */
-    private static final String WRITTEN = "iot-warmup-data-unit";
+    private static final Duration SETTLE = Duration.ofSeconds(10);
 
-    private final UplinkDecoder decoder;
+    private final Function<String, UplinkListener> listeners;
     private final Supplier<List<String>> deviceTypes;
     private final KafkaOperations<String, Object> kafka;
     private final Supplier<Admin> admins;
-    private final Supplier<Consumer<?, ?>> consumers;
+    private final Supplier<Consumer<String, byte[]>> consumers;
     private final short replicationFactor;
     private final List<CompletableFuture<?>> writes = new ArrayList<>();
     private List<String> types = List.of();
-    /** From the rehearsal topic's creation to its deletion; null while there is none. */
-    private RehearsalTopic topic;
+    /** From the rehearsal topics' creation to their deletion; null while there are none. */
+    private RehearsalTopic uplinks;
 
-    private Consumer<?, ?> consumer;
+    private RehearsalTopic dataUnits;
+    private Consumer<String, byte[]> consumer;
+    private UplinkListener listener;
 
     /**
-     * @param admins an admin client for the rehearsal topic's creation and deletion, closed with the warm-up
+     * @param listeners a listener as the real one, writing its data units and dead letters to the topic named, with
+     *     meters of its own
+     * @param admins an admin client for a rehearsal topic's creation and deletion, closed with the topic
      * @param consumers a consumer as the listener's (deserializers, fetch settings); it reads the rehearsal topic by
      *     assignment, so it joins no group and commits nothing
      * @param replicationFactor data-units', so that acks=all waits for the same replicas
      */
     DecoderWarmup(
-            UplinkDecoder decoder,
+            Function<String, UplinkListener> listeners,
             Supplier<List<String>> deviceTypes,
             KafkaOperations<String, Object> kafka,
             Supplier<Admin> admins,
-            Supplier<Consumer<?, ?>> consumers,
+            Supplier<Consumer<String, byte[]>> consumers,
             short replicationFactor) {
-        this.decoder = decoder;
+        this.listeners = listeners;
         this.deviceTypes = deviceTypes;
         this.kafka = kafka;
         this.admins = admins;
@@ -88,15 +98,22 @@ final class DecoderWarmup implements Warmup, AutoCloseable {
                     kafka.partitionsFor(PipelineTopic.DATA_UNITS.topicName()).size();
             var known = deviceTypes.get();
             types = known.isEmpty() ? List.of("em300th") : known.subList(0, Math.min(MAX_TYPES, known.size()));
-            topic = RehearsalTopic.create(
+            uplinks = RehearsalTopic.create(
+                    RehearsalTopic.freshName("decoder"),
+                    partitions,
+                    replicationFactor,
+                    admins.get(),
+                    kafka::partitionsFor);
+            dataUnits = RehearsalTopic.create(
                     RehearsalTopic.freshName("decoder"),
                     partitions,
                     replicationFactor,
                     admins.get(),
                     kafka::partitionsFor);
             consumer = consumers.get();
-            consumer.assign(topic.partitions());
-            consumer.seekToBeginning(topic.partitions());
+            consumer.assign(uplinks.partitions());
+            consumer.seekToBeginning(uplinks.partitions());
+            listener = listeners.apply(dataUnits.name());
         }
         var now = Instant.now();
         for (int i = 0; i < PER_ROUND; i++) {
@@ -112,36 +129,46 @@ final class DecoderWarmup implements Warmup, AutoCloseable {
                     now,
                     now,
                     Map.of());
-            writes.add(kafka.send(new ProducerRecord<>(topic.name(), uplink.deviceId(), EventJson.write(uplink))));
+            writes.add(kafka.send(new ProducerRecord<>(uplinks.name(), uplink.deviceId(), EventJson.write(uplink))));
         }
-        // What the listener does with a poll: decode each uplink and write its data unit with the uplink's digest.
-        for (var record : consumer.poll(Duration.ofMillis(100))) {
-            if (record.headers().lastHeader(WRITTEN) != null) {
-                continue;
-            }
-            if (decoder.decode((byte[]) record.value()) instanceof Outcome.Decoded decoded) {
-                var unit = PipelineTopic.DATA_UNITS.record(decoded.dataUnit().deviceId(), decoded.dataUnit());
-                UplinkDigest.add(unit.headers(), UplinkDigest.of(decoded.uplink()));
-                unit.headers().add(WRITTEN, new byte[0]);
-                writes.add(
-                        kafka.send(new ProducerRecord<>(topic.name(), null, unit.key(), unit.value(), unit.headers())));
-            }
+        // Sent now rather than after the producer's linger, so that this round's poll finds them: the rounds, not the
+        // uplinks, are what the per-poll code needs.
+        kafka.flush();
+        var polled = consumer.poll(Duration.ofMillis(100));
+        if (!polled.isEmpty()) {
+            var records = new ArrayList<ConsumerRecord<String, byte[]>>(polled.count());
+            polled.forEach(records::add);
+            // Acknowledged to no one: the consumer commits nothing.
+            listener.onBatch(records, () -> {}, consumer);
         }
-        // As the listener waits for a batch's writes before its offsets count.
+        // Acknowledged by the flush; a failed write fails the warm-up.
         CompletableFuture.allOf(writes.toArray(CompletableFuture[]::new)).get(10, TimeUnit.SECONDS);
         writes.clear();
     }
 
+    /** Waits up to {@code timeout} for the data units and dead letters the listener wrote; false if one failed. */
+    boolean awaitListenerWrites(Duration timeout) throws InterruptedException {
+        return listener == null || listener.awaitWrites(timeout);
+    }
+
     @Override
     public void close() throws Exception {
-        if (consumer != null) {
-            consumer.close();
-            consumer = null;
-        }
-        if (topic != null) {
-            var created = topic;
-            topic = null;
-            created.close();
+        try {
+            // Its writes land before their topic goes, or the producer would log them failing.
+            awaitListenerWrites(SETTLE);
+            listener = null;
+        } finally {
+            if (consumer != null) {
+                consumer.close();
+                consumer = null;
+            }
+            for (var topic : new RehearsalTopic[] {uplinks, dataUnits}) {
+                if (topic != null) {
+                    topic.close();
+                }
+            }
+            uplinks = null;
+            dataUnits = null;
         }
     }
 }

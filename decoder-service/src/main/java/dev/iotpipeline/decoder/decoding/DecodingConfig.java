@@ -12,8 +12,11 @@ import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.tracing.RecordTracing;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.observation.ObservationRegistry;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.time.Clock;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.boot.kafka.autoconfigure.KafkaProperties;
@@ -72,8 +75,29 @@ class DecodingConfig {
             MeterRegistry meters,
             KafkaProperties kafkaProperties,
             ObjectProvider<ObservationRegistry> observations) {
+        return listener(
+                UplinkListener.Outputs.PIPELINE,
+                acks,
+                meters,
+                registry,
+                kafka,
+                properties,
+                kafkaProperties,
+                observations);
+    }
+
+    private static UplinkListener listener(
+            UplinkListener.Outputs outputs,
+            OrderedAcks acks,
+            MeterRegistry meters,
+            DeviceTypeRegistry registry,
+            KafkaTemplate<String, Object> kafka,
+            DecoderProperties properties,
+            KafkaProperties kafkaProperties,
+            ObjectProvider<ObservationRegistry> observations) {
         return new UplinkListener(
                 new UplinkDecoder(registry::resolve, Clock.systemUTC()),
+                outputs,
                 kafka,
                 properties.kafka().sendTimeout(),
                 properties.kafka().sendNowBelow(),
@@ -95,20 +119,36 @@ class DecodingConfig {
         return set == null ? ConsumerConfig.DEFAULT_MAX_POLL_RECORDS : set;
     }
 
+    /**
+     * The warm-up's listener is the real one's twin: its own acknowledgments (given to no one) and meters (a registry
+     * no scrape reads, of the same kind as the real one's), so the rehearsal counts as no traffic.
+     */
     @Bean
+    @SuppressWarnings("unchecked")
     DecoderWarmup decoderWarmup(
             DeviceTypeRegistry registry,
             KafkaTemplate<String, Object> kafka,
             KafkaAdmin admin,
             ConsumerFactory<?, ?> consumers,
-            DecoderProperties properties) {
+            DecoderProperties properties,
+            KafkaProperties kafkaProperties,
+            ObjectProvider<ObservationRegistry> observations) {
         return new DecoderWarmup(
-                new UplinkDecoder(registry::resolve, Clock.systemUTC()),
+                topic -> listener(
+                        UplinkListener.Outputs.rehearsal(topic),
+                        new OrderedAcks(properties.kafka().commitInterval(), System::nanoTime),
+                        new PrometheusMeterRegistry(PrometheusConfig.DEFAULT),
+                        registry,
+                        kafka,
+                        properties,
+                        kafkaProperties,
+                        observations),
                 () -> registry.all().stream().map(DeviceType::name).toList(),
                 kafka,
                 () -> Admin.create(admin.getConfigurationProperties()),
-                // A group of its own that it never joins: it reads by assignment and commits nothing.
-                () -> consumers.createConsumer(WARMUP_GROUP, WARMUP_GROUP, null),
+                // A group of its own that it never joins: it reads by assignment and commits nothing. Its
+                // deserializers are the listener's, which reads String keys and byte[] values.
+                () -> (Consumer<String, byte[]>) consumers.createConsumer(WARMUP_GROUP, WARMUP_GROUP, null),
                 properties.kafka().replicationFactor());
     }
 

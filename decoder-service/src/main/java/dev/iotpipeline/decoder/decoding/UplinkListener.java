@@ -40,7 +40,19 @@ import org.springframework.kafka.support.Acknowledgment;
  */
 class UplinkListener {
 
+    /** Where the listener writes: the pipeline's topics, or (its warm-up's rehearsal) a topic of the warm-up's own. */
+    record Outputs(String dataUnits, String deadLetters) {
+
+        static final Outputs PIPELINE =
+                new Outputs(PipelineTopic.DATA_UNITS.topicName(), PipelineTopic.DEAD_LETTER.topicName());
+
+        static Outputs rehearsal(String topic) {
+            return new Outputs(topic, topic);
+        }
+    }
+
     private final UplinkDecoder decoder;
+    private final Outputs outputs;
     private final KafkaOperations<String, Object> kafka;
     private final Duration sendTimeout;
     private final DecoderMetrics metrics;
@@ -55,6 +67,7 @@ class UplinkListener {
 
     UplinkListener(
             UplinkDecoder decoder,
+            Outputs outputs,
             KafkaOperations<String, Object> kafka,
             Duration sendTimeout,
             int sendNowBelow,
@@ -66,6 +79,7 @@ class UplinkListener {
             DecoderMetrics metrics,
             RecordTracing tracing) {
         this.decoder = decoder;
+        this.outputs = outputs;
         this.kafka = kafka;
         this.sendTimeout = sendTimeout;
         this.sendNowRule = new SendNowRule(sendNowBelow, sendNowFrom, sendNowBelowRate);
@@ -151,6 +165,11 @@ class UplinkListener {
         }
     }
 
+    /** Waits up to {@code timeout} for every polled batch's writes; false when one failed or did not finish. */
+    boolean awaitWrites(Duration timeout) throws InterruptedException {
+        return acks.awaitInFlightAtMost(0, timeout);
+    }
+
     /**
      * When an earlier batch's write failed: nothing from it on is acknowledged; everything from it on, and the
      * batch just polled (starting at {@code current}), is read again one batch at a time, so that the error handler
@@ -232,8 +251,8 @@ class UplinkListener {
      * A data unit with its uplink's digest, or, when {@code uplinkDigest} is null, the mark of an id ingest minted:
      * one header either way (each costs every producer and consumer of the record).
      */
-    private static ProducerRecord<String, Object> dataUnit(DataUnit unit, Long uplinkDigest) {
-        var out = PipelineTopic.DATA_UNITS.record(unit.deviceId(), unit);
+    private ProducerRecord<String, Object> dataUnit(DataUnit unit, Long uplinkDigest) {
+        ProducerRecord<String, Object> out = new ProducerRecord<>(outputs.dataUnits(), unit.deviceId(), unit);
         if (uplinkDigest == null) {
             MintedId.mark(out.headers());
         } else {
@@ -253,9 +272,8 @@ class UplinkListener {
     }
 
     /** The original record, unchanged, with headers naming the cause, reason, device type and codec. */
-    private static ProducerRecord<String, Object> deadLetter(
-            ConsumerRecord<String, byte[]> record, Outcome.DeadLetter dead) {
-        var out = PipelineTopic.DEAD_LETTER.record(record.key(), record.value());
+    private ProducerRecord<String, Object> deadLetter(ConsumerRecord<String, byte[]> record, Outcome.DeadLetter dead) {
+        ProducerRecord<String, Object> out = new ProducerRecord<>(outputs.deadLetters(), record.key(), record.value());
         DeadLetterHeaders.addCommon(
                 out.headers(),
                 record,

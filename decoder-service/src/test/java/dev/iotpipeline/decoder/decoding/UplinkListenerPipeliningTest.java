@@ -35,6 +35,7 @@ class UplinkListenerPipeliningTest {
     private final AtomicInteger acknowledged = new AtomicInteger();
     private final UplinkListener listener = new UplinkListener(
             new UplinkDecoder(type -> Optional.empty(), Clock.systemUTC()),
+            UplinkListener.Outputs.PIPELINE,
             new KafkaTemplate<>(new MockProducerFactory<>(() -> producer)),
             Duration.ofSeconds(30),
             // Never sent at once: MockProducer's flush would complete the writes this test holds back.
