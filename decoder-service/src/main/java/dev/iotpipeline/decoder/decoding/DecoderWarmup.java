@@ -27,7 +27,7 @@ import org.springframework.kafka.core.KafkaOperations;
  * by a consumer configured as the listener's, and handed poll by poll to an {@link UplinkListener} like the real one,
  * which decodes them with every known device type's codec (JavaScript ones included) and writes their data units,
  * with acks=all, to a second topic of the warm-up's own instead of data-units; so the first uplinks after readiness
- * meet neither a cold fetch, decode and send path nor a cold listener.
+ * meet neither a cold fetch, decode and send path nor the listener's own code run for the first time.
  */
 final class DecoderWarmup implements Warmup, AutoCloseable {
 
@@ -38,14 +38,15 @@ final class DecoderWarmup implements Warmup, AutoCloseable {
     private static final int MAX_TYPES = 32;
 
     /**
-     * Uplinks written a round, each round one poll: what a poll brings once the seed shape's first waves spread.
-     * The JIT compiles a method after a few hundred calls, and a listener's per-poll code (the consumer's fetch
-     * handling, the listener's batch bookkeeping) runs once a poll: 48 polls of 100 left it interpreted for the first
-     * waves (docs/benchmarks/raw/experiments/decoder-listener-rehearsal.md).
+     * Uplinks written a round, each round one poll of about what a poll brings once the seed shape's first waves
+     * spread. The rounds, not the uplinks, run the per-poll code; at startup the budget holds a few dozen, which
+     * compiles the listener's per-record code but not yet its per-poll code
+     * (docs/benchmarks/raw/experiments/decoder-listener-rehearsal.md).
      */
     private static final int PER_ROUND = 10;
 
-    private static final Duration SETTLE = Duration.ofSeconds(10);
+    /** How long close waits for the listener's writes before the topics go. */
+    private static final Duration WRITES_TIMEOUT = Duration.ofSeconds(10);
 
     private final Function<String, UplinkListener> listeners;
     private final Supplier<List<String>> deviceTypes;
@@ -155,7 +156,7 @@ final class DecoderWarmup implements Warmup, AutoCloseable {
     public void close() throws Exception {
         try {
             // Its writes land before their topic goes, or the producer would log them failing.
-            awaitListenerWrites(SETTLE);
+            awaitListenerWrites(WRITES_TIMEOUT);
             listener = null;
         } finally {
             if (consumer != null) {
