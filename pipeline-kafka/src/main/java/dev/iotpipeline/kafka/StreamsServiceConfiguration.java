@@ -1,7 +1,7 @@
 package dev.iotpipeline.kafka;
 
 import dev.iotpipeline.kafka.membership.InstanceId;
-import dev.iotpipeline.kafka.metrics.StateStoreTags;
+import dev.iotpipeline.kafka.metrics.StateStoreMeters;
 import dev.iotpipeline.kafka.readiness.StreamsReadiness;
 import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -19,7 +19,7 @@ import org.springframework.kafka.config.StreamsBuilderFactoryBeanConfigurer;
 /**
  * Imported by a Kafka Streams service: static membership for its main consumer (Streams appends the thread
  * index), stream threads replaced rather than the client shut down when one dies, a {@code kafkaStreams}
- * health indicator for its readiness group, and its state stores' metrics under one tag key.
+ * health indicator for its readiness group, and only its RocksDB state stores' metrics (one tag set per name).
  */
 @Configuration(proxyBeanMethods = false)
 @Import(KafkaTracingConfiguration.class)
@@ -50,8 +50,8 @@ public class StreamsServiceConfiguration {
     }
 
     @Bean
-    StateStoreTags stateStoreTags() {
-        return new StateStoreTags();
+    StateStoreMeters stateStoreMeters() {
+        return new StateStoreMeters();
     }
 
     @Bean

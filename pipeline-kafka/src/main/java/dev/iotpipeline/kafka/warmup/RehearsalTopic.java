@@ -93,13 +93,34 @@ public final class RehearsalTopic implements AutoCloseable {
             var topic = new NewTopic(name, partitions, replicationFactor)
                     .configs(Map.of(TopicConfig.RETENTION_MS_CONFIG, "60000", TopicConfig.SEGMENT_MS_CONFIG, "60000"));
             admin.createTopics(List.of(topic)).all().get(10, TimeUnit.SECONDS);
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
+            // Described first: a listOffsets for a topic the broker's metadata does not name yet is retried below,
+            // but the admin client logs that first refusal at ERROR, on the console of every start.
+            while (true) {
+                try {
+                    var described = admin.describeTopics(List.of(name))
+                            .allTopicNames()
+                            .get(10, TimeUnit.SECONDS)
+                            .get(name);
+                    if (described.partitions().stream().allMatch(p -> p.leader() != null)) {
+                        break;
+                    }
+                } catch (ExecutionException e) {
+                    if (!(e.getCause() instanceof RetriableException) || System.nanoTime() > deadline) {
+                        throw e;
+                    }
+                }
+                if (System.nanoTime() > deadline) {
+                    throw new TimeoutException("no leader for every partition of " + name + " within 10 s");
+                }
+                Thread.sleep(50);
+            }
             // Answered by each partition's leader once it serves the partition: a broker names itself leader in its
             // metadata a moment before it does, and a produce in that moment is refused with a warning in the log.
             var latest = new HashMap<TopicPartition, OffsetSpec>();
             for (int p = 0; p < partitions; p++) {
                 latest.put(new TopicPartition(name, p), OffsetSpec.latest());
             }
-            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
             while (true) {
                 try {
                     admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS);

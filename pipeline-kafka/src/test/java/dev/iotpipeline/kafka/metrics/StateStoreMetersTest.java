@@ -11,14 +11,14 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-class StateStoreTagsTest {
+class StateStoreMetersTest {
 
     private static final String METER = "kafka.stream.state.put.latency.max";
 
     @Test
-    void storesOfTwoTypesAreExportedUnderOneTagKey() {
+    void theRocksDbStoresMetersAreExportedAndTheInMemoryStoresAreLeftOut() {
         var registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
-        registry.config().meterFilter(new StateStoreTags());
+        registry.config().meterFilter(new StateStoreMeters());
         List<Meter.Id> refused = new ArrayList<>();
         registry.config().onMeterRegistrationFailed((id, reason) -> refused.add(id));
 
@@ -28,8 +28,8 @@ class StateStoreTagsTest {
 
         assertThat(refused).isEmpty();
         assertThat(registry.scrape())
-                .contains("state_id=\"rules\"", "state_id=\"alarm-state\"")
-                .doesNotContain("rocksdb_state_id", "in_memory_state_id");
+                .contains("rocksdb_state_id=\"alarm-state\"")
+                .doesNotContain("in_memory_state_id");
     }
 
     @Test
@@ -46,7 +46,7 @@ class StateStoreTagsTest {
 
     @Test
     void leavesOtherMetersAlone() {
-        var filter = new StateStoreTags();
+        var filter = new StateStoreMeters();
         var id = new Meter.Id("jvm.memory.used", Tags.of("rocksdb.state.id", "x"), null, null, Meter.Type.GAUGE);
         var thread =
                 new Meter.Id("kafka.stream.thread.poll.rate", Tags.of("thread.id", "t"), null, null, Meter.Type.GAUGE);
