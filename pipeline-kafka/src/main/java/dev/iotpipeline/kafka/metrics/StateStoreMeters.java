@@ -15,7 +15,7 @@ import io.micrometer.core.instrument.config.MeterFilterReply;
 public final class StateStoreMeters implements MeterFilter {
 
     /** The tag key of a RocksDB key-value store's meters, as Micrometer's binder names it. */
-    public static final String ROCKSDB = "rocksdb.state.id";
+    private static final String ROCKSDB = "rocksdb.state.id";
 
     private static final String PREFIX = "kafka.stream.";
     private static final String TYPED_SUFFIX = ".state.id";
