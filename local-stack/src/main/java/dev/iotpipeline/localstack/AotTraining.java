@@ -19,8 +19,10 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The workload an AOT cache is trained on: the device, dashboard and admin paths a user's traffic takes, run
- * against a throwaway stack for {@code IOT_AOT_TRAINING_SECONDS} (default 60) by {@code ./pipeline aot}: long
- * enough for the request paths to reach C2 in the training, which a start then repeats while it warms up.
+ * against a throwaway stack by {@code ./pipeline aot} for at least {@code IOT_AOT_TRAINING_SECONDS} (default 60)
+ * and then until every service's JIT compilers are quiet, at most {@code IOT_AOT_TRAINING_MAX_SECONDS} (300): the
+ * request paths must reach C2 in the training for a start to repeat that while it warms up, and how long that takes
+ * depends on the machine (60 s of traffic did it on one, left every service compiling on a slower one).
  *
  * <p>It runs as the stack's {@code --then} command, so the URLs and credentials come from the launcher's
  * environment. It fails (exit 1) when the stack did not accept or deliver the traffic, because a cache trained
@@ -35,30 +37,40 @@ public final class AotTraining {
     private final AtomicLong accepted = new AtomicLong();
     private final AtomicLong refused = new AtomicLong();
     private final AtomicLong delivered = new AtomicLong();
+    private volatile boolean stop;
 
     private AotTraining() {}
 
+    /** How often the compilers are looked at, and the window they must have been quiet over. */
+    private static final Duration WINDOW = Duration.ofSeconds(10);
+
     public static void main(String[] args) throws Exception {
-        var seconds = Integer.parseInt(env("IOT_AOT_TRAINING_SECONDS", "60"));
-        System.exit(new AotTraining().run(Duration.ofSeconds(seconds)) ? 0 : 1);
+        var least = Duration.ofSeconds(Integer.parseInt(env("IOT_AOT_TRAINING_SECONDS", "60")));
+        var most = Duration.ofSeconds(Integer.parseInt(env("IOT_AOT_TRAINING_MAX_SECONDS", "300")));
+        System.exit(new AotTraining().run(least, most.compareTo(least) < 0 ? least : most) ? 0 : 1);
     }
 
-    private boolean run(Duration duration) throws Exception {
+    private boolean run(Duration least, Duration most) throws Exception {
         var socket = subscribe();
         send(env("RULES_URL") + "/rules", env("ADMIN_TOKEN"), """
                 {"name":"aot-training-hot","filter":{"channel":"%s"},"condition":"temperature > 30",\
                 "clearCondition":"temperature < 25","severity":"MAJOR"}""".formatted(CHANNEL));
-        var deadline = System.nanoTime() + duration.toNanos();
+        String trained;
         try (var workers = Executors.newVirtualThreadPerTaskExecutor()) {
             var tasks = new ArrayList<Future<?>>();
             for (int worker = 0; worker < 8; worker++) {
                 int id = worker;
                 tasks.add(workers.submit(() -> {
-                    for (long round = 0; System.nanoTime() < deadline; round++) {
+                    for (long round = 0; !stop; round++) {
                         post(id, round);
                     }
                     return null;
                 }));
+            }
+            try {
+                trained = untilCompilersQuiet(least, most, tasks);
+            } finally {
+                stop = true;
             }
             for (var task : tasks) {
                 task.get();
@@ -75,9 +87,38 @@ public final class AotTraining {
         }
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "trained").join();
         System.out.printf(
-                "AOT training: %d uplinks accepted, %d refused, %d messages delivered over WebSocket%n",
-                accepted.get(), refused.get(), delivered.get());
+                "AOT training: %d uplinks accepted, %d refused, %d messages delivered over WebSocket; %s%n",
+                accepted.get(), refused.get(), delivered.get(), trained);
         return accepted.get() > 0 && refused.get() == 0 && delivered.get() >= accepted.get();
+    }
+
+    /**
+     * Waits while the workers post: at least {@code least}, then until the services' compilers were quiet over a
+     * whole window, or {@code most}. Returns how the training ended, for the log.
+     */
+    private String untilCompilersQuiet(Duration least, Duration most, List<Future<?>> workers) throws Exception {
+        var compilers = new CompilerActivity(
+                http, List.of(env("INGEST_URL"), env("DECODER_URL"), env("RULES_URL"), env("NOTIFY_URL")));
+        long start = System.nanoTime();
+        var before = compilers.sample();
+        while (true) {
+            Thread.sleep(WINDOW);
+            for (var worker : workers) {
+                if (worker.isDone()) {
+                    return "a worker stopped";
+                }
+            }
+            var after = compilers.sample();
+            var elapsed = Duration.ofNanos(System.nanoTime() - start);
+            if (elapsed.compareTo(least) >= 0 && CompilerActivity.quiet(before, after, WINDOW)) {
+                return "%d s of traffic, until the services' compilers were quiet".formatted(elapsed.toSeconds());
+            }
+            if (elapsed.compareTo(most) >= 0) {
+                return "%d s of traffic, the bound (still compiling: %s)"
+                        .formatted(elapsed.toSeconds(), compilers.busy(before, after, WINDOW));
+            }
+            before = after;
+        }
     }
 
     /** One request in a worker's mix: mostly single encoded uplinks, as devices post, and some of each other kind. */

@@ -1,0 +1,93 @@
+package dev.iotpipeline.localstack;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalDouble;
+
+/**
+ * How busy the JIT compilers of the services' JVMs are, read from the compilation time each service exports
+ * ({@code jvm_compilation_time_ms_total}): an AOT training stops once they are quiet, because the cache records the
+ * compilations that have happened, and a JVM that is still compiling its hot paths when the training ends leaves them
+ * short of C2 in the cache.
+ */
+final class CompilerActivity {
+
+    /** A JVM whose compilers took less than this share of a window, summed over their threads, is quiet. */
+    static final double QUIET_SHARE = 0.05;
+
+    private static final String METRIC = "jvm_compilation_time_ms_total";
+
+    private final HttpClient http;
+    private final List<String> serviceUrls;
+
+    CompilerActivity(HttpClient http, List<String> serviceUrls) {
+        this.http = http;
+        this.serviceUrls = List.copyOf(serviceUrls);
+    }
+
+    /** Each service's compilation time so far, in ms, in the order of the URLs; NaN for one that did not answer. */
+    double[] sample() throws InterruptedException {
+        var millis = new double[serviceUrls.size()];
+        for (int i = 0; i < millis.length; i++) {
+            var request = HttpRequest.newBuilder(URI.create(serviceUrls.get(i) + "/actuator/prometheus"))
+                    .timeout(Duration.ofSeconds(5))
+                    .GET()
+                    .build();
+            try {
+                var response = http.send(request, HttpResponse.BodyHandlers.ofString());
+                millis[i] = response.statusCode() == 200
+                        ? compilationMillis(response.body()).orElse(Double.NaN)
+                        : Double.NaN;
+            } catch (IOException e) {
+                millis[i] = Double.NaN;
+            }
+        }
+        return millis;
+    }
+
+    /** Whether every JVM compiled for less than {@link #QUIET_SHARE} of the window between the two samples. */
+    static boolean quiet(double[] before, double[] after, Duration window) {
+        for (int i = 0; i < after.length; i++) {
+            if (!quiet(before[i], after[i], window)) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    /** The services whose compilers were not quiet between the two samples, by URL. */
+    List<String> busy(double[] before, double[] after, Duration window) {
+        var busy = new ArrayList<String>();
+        for (int i = 0; i < after.length; i++) {
+            if (!quiet(before[i], after[i], window)) {
+                busy.add(serviceUrls.get(i));
+            }
+        }
+        return busy;
+    }
+
+    private static boolean quiet(double before, double after, Duration window) {
+        // NaN (a service that did not answer) compares false: it cannot be called quiet.
+        return after - before < QUIET_SHARE * window.toMillis();
+    }
+
+    /** The summed compilation time in a Prometheus scrape, if it holds one. */
+    static OptionalDouble compilationMillis(String scrape) {
+        double total = 0;
+        boolean found = false;
+        for (var line : scrape.split("\n")) {
+            if (line.startsWith(METRIC + "{") || line.startsWith(METRIC + " ")) {
+                total += Double.parseDouble(
+                        line.substring(line.lastIndexOf(' ') + 1).trim());
+                found = true;
+            }
+        }
+        return found ? OptionalDouble.of(total) : OptionalDouble.empty();
+    }
+}

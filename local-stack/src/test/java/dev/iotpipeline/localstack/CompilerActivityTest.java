@@ -1,0 +1,53 @@
+package dev.iotpipeline.localstack;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.net.http.HttpClient;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class CompilerActivityTest {
+
+    private static final Duration WINDOW = Duration.ofSeconds(10);
+
+    @Test
+    void readsTheCompilationTimeFromAScrape() {
+        var scrape = """
+                # HELP jvm_compilation_time_ms_total The approximate accumulated elapsed time spent in compilation
+                # TYPE jvm_compilation_time_ms_total counter
+                jvm_compilation_time_ms_total{compiler="HotSpot 64-Bit Tiered Compilers"} 45294.0
+                jvm_compilation_time_ms_total_other 7.0
+                jvm_info{runtime="OpenJDK Runtime Environment"} 1
+                """;
+
+        assertThat(CompilerActivity.compilationMillis(scrape)).hasValue(45294.0);
+        assertThat(CompilerActivity.compilationMillis("jvm_info 1\n")).isEmpty();
+    }
+
+    @Test
+    void quietOnlyWhenEveryJvmCompiledUnderItsShareOfTheWindow() {
+        double[] before = {1_000, 2_000};
+
+        assertThat(CompilerActivity.quiet(before, new double[] {1_400, 2_100}, WINDOW))
+                .isTrue();
+        assertThat(CompilerActivity.quiet(before, new double[] {1_400, 2_500}, WINDOW))
+                .isFalse();
+    }
+
+    @Test
+    void aServiceThatDidNotAnswerIsNotQuiet() {
+        assertThat(CompilerActivity.quiet(new double[] {Double.NaN}, new double[] {1_000}, WINDOW))
+                .isFalse();
+        assertThat(CompilerActivity.quiet(new double[] {1_000}, new double[] {Double.NaN}, WINDOW))
+                .isFalse();
+    }
+
+    @Test
+    void namesTheServicesStillCompiling() {
+        var compilers = new CompilerActivity(HttpClient.newHttpClient(), List.of("http://ingest", "http://rules"));
+
+        assertThat(compilers.busy(new double[] {0, 0}, new double[] {100, 3_000}, WINDOW))
+                .containsExactly("http://rules");
+    }
+}
