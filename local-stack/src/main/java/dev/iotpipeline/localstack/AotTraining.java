@@ -8,7 +8,9 @@ import java.net.http.WebSocket;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.Executors;
@@ -97,8 +99,11 @@ public final class AotTraining {
      * whole window, or {@code most}. Returns how the training ended, for the log.
      */
     private String untilCompilersQuiet(Duration least, Duration most, List<Future<?>> workers) throws Exception {
-        var compilers = new CompilerActivity(
-                http, List.of(env("INGEST_URL"), env("DECODER_URL"), env("RULES_URL"), env("NOTIFY_URL")));
+        var services = new LinkedHashMap<String, String>();
+        for (var service : List.of("ingest", "decoder", "rules", "notify")) {
+            services.put(service, env(service.toUpperCase(Locale.ROOT) + "_URL"));
+        }
+        var compilers = new CompilerActivity(http, services);
         long start = System.nanoTime();
         var before = compilers.sample();
         while (true) {

@@ -8,6 +8,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
@@ -24,18 +25,21 @@ final class CompilerActivity {
     private static final String METRIC = "jvm_compilation_time_ms_total";
 
     private final HttpClient http;
-    private final List<String> serviceUrls;
+    private final List<String> names;
+    private final List<String> urls;
 
-    CompilerActivity(HttpClient http, List<String> serviceUrls) {
+    /** {@code services}: each service's name and base URL, in the order the samples hold them. */
+    CompilerActivity(HttpClient http, Map<String, String> services) {
         this.http = http;
-        this.serviceUrls = List.copyOf(serviceUrls);
+        this.names = List.copyOf(services.keySet());
+        this.urls = names.stream().map(services::get).toList();
     }
 
-    /** Each service's compilation time so far, in ms, in the order of the URLs; NaN for one that did not answer. */
+    /** Each service's compilation time so far, in ms, in the services' order; NaN for one that did not answer. */
     double[] sample() throws InterruptedException {
-        var millis = new double[serviceUrls.size()];
+        var millis = new double[urls.size()];
         for (int i = 0; i < millis.length; i++) {
-            var request = HttpRequest.newBuilder(URI.create(serviceUrls.get(i) + "/actuator/prometheus"))
+            var request = HttpRequest.newBuilder(URI.create(urls.get(i) + "/actuator/prometheus"))
                     .timeout(Duration.ofSeconds(5))
                     .GET()
                     .build();
@@ -61,12 +65,12 @@ final class CompilerActivity {
         return true;
     }
 
-    /** The services whose compilers were not quiet between the two samples, by URL. */
+    /** The services whose compilers were not quiet between the two samples, by name. */
     List<String> busy(double[] before, double[] after, Duration window) {
         var busy = new ArrayList<String>();
         for (int i = 0; i < after.length; i++) {
             if (!quiet(before[i], after[i], window)) {
-                busy.add(serviceUrls.get(i));
+                busy.add(names.get(i));
             }
         }
         return busy;

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.net.http.HttpClient;
 import java.time.Duration;
-import java.util.List;
+import java.util.LinkedHashMap;
 import org.junit.jupiter.api.Test;
 
 class CompilerActivityTest {
@@ -45,9 +45,12 @@ class CompilerActivityTest {
 
     @Test
     void namesTheServicesStillCompiling() {
-        var compilers = new CompilerActivity(HttpClient.newHttpClient(), List.of("http://ingest", "http://rules"));
+        var services = new LinkedHashMap<String, String>();
+        services.put("ingest", "http://localhost:8080");
+        services.put("rules", "http://localhost:8082");
+        var compilers = new CompilerActivity(HttpClient.newHttpClient(), services);
 
         assertThat(compilers.busy(new double[] {0, 0}, new double[] {100, 3_000}, WINDOW))
-                .containsExactly("http://rules");
+                .containsExactly("rules");
     }
 }
