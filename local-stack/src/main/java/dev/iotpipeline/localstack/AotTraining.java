@@ -34,6 +34,9 @@ public final class AotTraining {
 
     private static final String CHANNEL = "aot-training";
 
+    /** How often the compilers are looked at, and the window they must have been quiet over. */
+    private static final Duration WINDOW = Duration.ofSeconds(10);
+
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicLong accepted = new AtomicLong();
@@ -42,9 +45,6 @@ public final class AotTraining {
     private volatile boolean stop;
 
     private AotTraining() {}
-
-    /** How often the compilers are looked at, and the window they must have been quiet over. */
-    private static final Duration WINDOW = Duration.ofSeconds(10);
 
     public static void main(String[] args) throws Exception {
         var least = Duration.ofSeconds(Integer.parseInt(env("IOT_AOT_TRAINING_SECONDS", "60")));
