@@ -115,12 +115,12 @@ public final class AotTraining {
             }
             var after = compilers.sample();
             var elapsed = Duration.ofNanos(System.nanoTime() - start);
-            if (elapsed.compareTo(least) >= 0 && CompilerActivity.quiet(before, after, WINDOW)) {
+            var busy = compilers.busy(before, after, WINDOW);
+            if (elapsed.compareTo(least) >= 0 && busy.isEmpty()) {
                 return "%d s of traffic, until the services' compilers were quiet".formatted(elapsed.toSeconds());
             }
             if (elapsed.compareTo(most) >= 0) {
-                return "%d s of traffic, the bound (still compiling: %s)"
-                        .formatted(elapsed.toSeconds(), compilers.busy(before, after, WINDOW));
+                return "%d s of traffic, the bound (still compiling: %s)".formatted(elapsed.toSeconds(), busy);
             }
             before = after;
         }

@@ -55,30 +55,18 @@ final class CompilerActivity {
         return millis;
     }
 
-    /** Whether every JVM compiled for less than {@link #QUIET_SHARE} of the window between the two samples. */
-    static boolean quiet(double[] before, double[] after, Duration window) {
-        for (int i = 0; i < after.length; i++) {
-            if (!quiet(before[i], after[i], window)) {
-                return false;
-            }
-        }
-        return true;
-    }
-
-    /** The services whose compilers were not quiet between the two samples, by name. */
+    /**
+     * The services whose compilers took {@link #QUIET_SHARE} of the window or more between the two samples, by name:
+     * none means every JVM is quiet. A service that did not answer either time (NaN) is never quiet.
+     */
     List<String> busy(double[] before, double[] after, Duration window) {
         var busy = new ArrayList<String>();
         for (int i = 0; i < after.length; i++) {
-            if (!quiet(before[i], after[i], window)) {
+            if (!(after[i] - before[i] < QUIET_SHARE * window.toMillis())) {
                 busy.add(names.get(i));
             }
         }
         return busy;
-    }
-
-    private static boolean quiet(double before, double after, Duration window) {
-        // NaN (a service that did not answer) compares false: it cannot be called quiet.
-        return after - before < QUIET_SHARE * window.toMillis();
     }
 
     /** The summed compilation time in a Prometheus scrape, if it holds one. */

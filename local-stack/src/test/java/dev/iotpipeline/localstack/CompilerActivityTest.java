@@ -11,6 +11,8 @@ class CompilerActivityTest {
 
     private static final Duration WINDOW = Duration.ofSeconds(10);
 
+    private final CompilerActivity compilers = compilers();
+
     @Test
     void readsTheCompilationTimeFromAScrape() {
         var scrape = """
@@ -29,28 +31,28 @@ class CompilerActivityTest {
     void quietOnlyWhenEveryJvmCompiledUnderItsShareOfTheWindow() {
         double[] before = {1_000, 2_000};
 
-        assertThat(CompilerActivity.quiet(before, new double[] {1_400, 2_100}, WINDOW))
-                .isTrue();
-        assertThat(CompilerActivity.quiet(before, new double[] {1_400, 2_500}, WINDOW))
-                .isFalse();
+        assertThat(compilers.busy(before, new double[] {1_400, 2_100}, WINDOW)).isEmpty();
+        assertThat(compilers.busy(before, new double[] {1_400, 2_500}, WINDOW)).containsExactly("rules");
     }
 
     @Test
     void aServiceThatDidNotAnswerIsNotQuiet() {
-        assertThat(CompilerActivity.quiet(new double[] {Double.NaN}, new double[] {1_000}, WINDOW))
-                .isFalse();
-        assertThat(CompilerActivity.quiet(new double[] {1_000}, new double[] {Double.NaN}, WINDOW))
-                .isFalse();
+        assertThat(compilers.busy(new double[] {Double.NaN, 0}, new double[] {1_000, 0}, WINDOW))
+                .containsExactly("ingest");
+        assertThat(compilers.busy(new double[] {1_000, 0}, new double[] {Double.NaN, 0}, WINDOW))
+                .containsExactly("ingest");
     }
 
     @Test
     void namesTheServicesStillCompiling() {
+        assertThat(compilers.busy(new double[] {0, 0}, new double[] {3_000, 3_000}, WINDOW))
+                .containsExactly("ingest", "rules");
+    }
+
+    private static CompilerActivity compilers() {
         var services = new LinkedHashMap<String, String>();
         services.put("ingest", "http://localhost:8080");
         services.put("rules", "http://localhost:8082");
-        var compilers = new CompilerActivity(HttpClient.newHttpClient(), services);
-
-        assertThat(compilers.busy(new double[] {0, 0}, new double[] {100, 3_000}, WINDOW))
-                .containsExactly("rules");
+        return new CompilerActivity(HttpClient.newHttpClient(), services);
     }
 }
