@@ -11,8 +11,10 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentSkipListMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
@@ -40,7 +42,9 @@ public final class AotTraining {
     private final HttpClient http =
             HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private final AtomicLong accepted = new AtomicLong();
-    private final AtomicLong refused = new AtomicLong();
+    /** Refused requests by the status they got: a failed training says which, so its cause can be looked up. */
+    private final Map<Integer, AtomicLong> refused = new ConcurrentSkipListMap<>();
+
     private final AtomicLong delivered = new AtomicLong();
     private volatile boolean stop;
 
@@ -89,9 +93,17 @@ public final class AotTraining {
         }
         socket.sendClose(WebSocket.NORMAL_CLOSURE, "trained").join();
         System.out.printf(
-                "AOT training: %d uplinks accepted, %d refused, %d messages delivered over WebSocket; %s%n",
-                accepted.get(), refused.get(), delivered.get(), trained);
-        return accepted.get() > 0 && refused.get() == 0 && delivered.get() >= accepted.get();
+                "AOT training: %d uplinks accepted, %d requests refused%s, %d messages delivered over WebSocket; %s%n",
+                accepted.get(),
+                refusedCount(),
+                refused.isEmpty() ? "" : " (by status: " + refused + ")",
+                delivered.get(),
+                trained);
+        return accepted.get() > 0 && refused.isEmpty() && delivered.get() >= accepted.get();
+    }
+
+    private long refusedCount() {
+        return refused.values().stream().mapToLong(AtomicLong::get).sum();
     }
 
     /**
@@ -165,7 +177,7 @@ public final class AotTraining {
         if (status == 202) {
             accepted.addAndGet(uplinks);
         } else {
-            refused.incrementAndGet();
+            refused.computeIfAbsent(status, any -> new AtomicLong()).incrementAndGet();
         }
     }
 

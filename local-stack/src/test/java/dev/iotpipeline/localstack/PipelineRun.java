@@ -22,7 +22,7 @@ final class PipelineRun {
 
     /**
      * {@code ./pipeline run --no-build ARGS} with data under {@code data}, the given ports, this JVM's JDK and no other
-     * IOT_ setting; its output, errors included, goes to {@code console}.
+     * IOT_ setting than the JVM options the build gives the tests' processes; its output, errors included, goes to {@code console}.
      */
     static ProcessBuilder command(Path data, Map<String, Integer> ports, Path console, String... args) {
         var run = new ArrayList<>(List.of("run", "--no-build"));
@@ -38,10 +38,18 @@ final class PipelineRun {
         command.addAll(List.of(commandAndArgs));
         var builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(console.toFile());
         var env = builder.environment();
-        env.keySet().removeIf(name -> name.startsWith("IOT_"));
+        env.keySet().removeIf(PipelineRun::notForTheTests);
         env.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
         env.put("IOT_DATA_DIR", data.resolve("stack").toString());
         ports.forEach((name, port) -> env.put("IOT_" + name + "_PORT", Integer.toString(port)));
         return builder;
+    }
+
+    /**
+     * Whether a variable of this JVM's environment is left out of a test's {@code ./pipeline}: every IOT_ setting but
+     * the JVM options the build gives the processes of the tests (the root pom's {@code test.jit.options}).
+     */
+    static boolean notForTheTests(String name) {
+        return name.startsWith("IOT_") && !name.endsWith("_JAVA_OPTS");
     }
 }

@@ -41,7 +41,6 @@ class RunConsoleIT {
         var ports = PipelineRun.freePorts();
         int notifyPort = ports.get("NOTIFY");
         var builder = PipelineRun.command(data, ports, console);
-        builder.environment().put("IOT_JAVA_OPTS", "-Xmx1g");
         // ./pipeline run execs the stack's JVM, so this is the process a Ctrl-C or kill -TERM reaches.
         var run = builder.start();
         List<ProcessHandle> children = List.of();

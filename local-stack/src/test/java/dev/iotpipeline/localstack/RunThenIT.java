@@ -43,9 +43,8 @@ class RunThenIT {
                 .redirectErrorStream(true)
                 .redirectOutput(data.resolve("console.txt").toFile());
         var env = builder.environment();
-        env.keySet().removeIf(name -> name.startsWith("IOT_"));
+        env.keySet().removeIf(PipelineRun::notForTheTests);
         env.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
-        env.put("IOT_JAVA_OPTS", "-Xmx1g");
         env.put("IOT_DATA_DIR", data.resolve("stack").toString());
         var ports = new ArrayList<Integer>();
         for (var name : List.of(
