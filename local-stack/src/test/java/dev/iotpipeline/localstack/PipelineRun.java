@@ -22,7 +22,8 @@ final class PipelineRun {
 
     /**
      * {@code ./pipeline run --no-build ARGS} with data under {@code data}, the given ports, this JVM's JDK and no other
-     * IOT_ setting than the JVM options the build gives the tests' processes; its output, errors included, goes to {@code console}.
+     * IOT_ setting than the JVM options the build gives the tests' processes; its output, errors included, goes to
+     * {@code console}.
      */
     static ProcessBuilder command(Path data, Map<String, Integer> ports, Path console, String... args) {
         var run = new ArrayList<>(List.of("run", "--no-build"));
