@@ -50,7 +50,7 @@ final class PipelineRun {
      * Whether a variable of this JVM's environment is left out of a test's {@code ./pipeline}: every IOT_ setting but
      * the JVM options the build gives the processes of the tests (the root pom's {@code test.jit.options}).
      */
-    static boolean notForTheTests(String name) {
+    private static boolean notForTheTests(String name) {
         return name.startsWith("IOT_") && !name.endsWith("_JAVA_OPTS");
     }
 }

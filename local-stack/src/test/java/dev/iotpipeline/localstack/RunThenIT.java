@@ -6,8 +6,6 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -23,14 +21,13 @@ class RunThenIT {
 
     @Test
     void theCommandRunsAgainstTheStackAndItsExitCodeIsTheRunsOnceTheStackStopped() throws Exception {
-        var root = Path.of("").toAbsolutePath().getParent();
         var log = data.resolve("stack.log");
         var seen = data.resolve("seen.txt");
-        var command = List.of(
-                "bash",
-                root.resolve("pipeline").toString(),
-                "run",
-                "--no-build",
+        var ports = PipelineRun.freePorts();
+        var builder = PipelineRun.command(
+                data,
+                ports,
+                data.resolve("console.txt"),
                 "--log",
                 log.toString(),
                 "--then",
@@ -39,26 +36,6 @@ class RunThenIT {
                 "echo \"$INGEST_URL $WS_URL $ADMIN_TOKEN\" > \"$1\"; exit 3",
                 "sh",
                 seen.toString());
-        var builder = new ProcessBuilder(command)
-                .redirectErrorStream(true)
-                .redirectOutput(data.resolve("console.txt").toFile());
-        var env = builder.environment();
-        env.keySet().removeIf(PipelineRun::notForTheTests);
-        env.put("JAVA_HOME", Path.of(System.getProperty("java.home")).toString());
-        env.put("IOT_DATA_DIR", data.resolve("stack").toString());
-        var ports = new ArrayList<Integer>();
-        for (var name : List.of(
-                "IOT_INGEST_PORT",
-                "IOT_DECODER_PORT",
-                "IOT_RULES_PORT",
-                "IOT_NOTIFY_PORT",
-                "IOT_KAFKA_PORT",
-                "IOT_KAFKA_CONTROLLER_PORT",
-                "IOT_POSTGRES_PORT")) {
-            int port = EmbeddedStack.freePort();
-            ports.add(port);
-            env.put(name, Integer.toString(port));
-        }
         var run = builder.start();
         try {
             assertThat(run.waitFor(5, TimeUnit.MINUTES)).as("the run ended").isTrue();
@@ -70,10 +47,12 @@ class RunThenIT {
                 .as(Files.readString(data.resolve("console.txt")))
                 .isEqualTo(3);
         assertThat(Files.readString(seen))
-                .isEqualTo("http://127.0.0.1:%d ws://127.0.0.1:%d/ws demo-admin-token\n", ports.get(0), ports.get(3));
+                .isEqualTo(
+                        "http://127.0.0.1:%d ws://127.0.0.1:%d/ws demo-admin-token\n",
+                        ports.get("INGEST"), ports.get("NOTIFY"));
         assertThat(Files.readString(log)).contains("READY", "Stopping the pipeline...");
         // Stopped: every port it held is free again.
-        for (int port : ports) {
+        for (int port : ports.values()) {
             try (var socket = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                 assertThat(socket.getLocalPort()).isEqualTo(port);
             }
