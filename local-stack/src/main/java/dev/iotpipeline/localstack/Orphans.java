@@ -3,7 +3,8 @@ package dev.iotpipeline.localstack;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * Keeps the stack's child processes from outliving it: Java cannot ask Linux to signal a child when its
@@ -11,46 +12,63 @@ import java.util.List;
  */
 final class Orphans {
 
+    /*
+     * Its input is a pipe from this JVM that the JVM never writes to: `read -t 1` waits on it in the shell itself
+     * (the `sleep 1` it replaced started a process every second in each watchdog, ~1.5 ms of CPU a second apiece:
+     * docs/benchmarks/idle.md), and returns at once with end of input when this JVM is gone, however it ended.
+     */
     private static final String WATCHDOG = """
             parent=$1 child=$2 sig=$3
-            while kill -0 "$parent" 2>/dev/null && kill -0 "$child" 2>/dev/null; do sleep 1; done
+            while kill -0 "$child" 2>/dev/null; do
+              read -r -t 1 _
+              status=$?
+              [ "$status" -gt 128 ] || [ "$status" -eq 0 ] || break
+              kill -0 "$parent" 2>/dev/null || break
+            done
             kill -0 "$child" 2>/dev/null || exit 0
             kill -"$sig" "$child" 2>/dev/null
             for _ in $(seq 1 30); do kill -0 "$child" 2>/dev/null || exit 0; sleep 1; done
             kill -KILL "$child" 2>/dev/null
             """;
 
+    /**
+     * The running watchdogs: their input pipes must stay open in this JVM while they run, and a stream collected as
+     * garbage would be closed, which a watchdog takes for this JVM's death.
+     */
+    private static final Set<Process> WATCHDOGS = ConcurrentHashMap.newKeySet();
+
     private Orphans() {}
 
     /** Sends {@code signal} (e.g. "TERM", "INT") to {@code childPid} once this JVM is gone, KILL 30 s later. */
     static void reapWhenParentDies(long childPid, String signal) {
-        run(
-                List.of(
-                        "sh",
-                        "-c",
-                        WATCHDOG,
-                        "watchdog",
-                        Long.toString(ProcessHandle.current().pid()),
-                        Long.toString(childPid),
-                        signal),
-                false);
+        try {
+            var watchdog = new ProcessBuilder(
+                            "bash",
+                            "-c",
+                            WATCHDOG,
+                            "watchdog",
+                            Long.toString(ProcessHandle.current().pid()),
+                            Long.toString(childPid),
+                            signal)
+                    .redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(ProcessBuilder.Redirect.DISCARD)
+                    .start();
+            WATCHDOGS.add(watchdog);
+            watchdog.onExit().thenRun(() -> WATCHDOGS.remove(watchdog));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** Sends a signal by name to a process, as {@code kill -<signal> <pid>} would. */
     static void signal(long pid, String signal) {
-        run(List.of("kill", "-" + signal, Long.toString(pid)), true);
-    }
-
-    private static void run(List<String> command, boolean wait) {
         try {
-            var process = new ProcessBuilder(command)
+            new ProcessBuilder("kill", "-" + signal, Long.toString(pid))
                     .redirectInput(ProcessBuilder.Redirect.from(new File("/dev/null")))
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
-                    .start();
-            if (wait) {
-                process.waitFor();
-            }
+                    .start()
+                    .waitFor();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {

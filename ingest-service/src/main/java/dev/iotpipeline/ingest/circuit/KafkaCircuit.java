@@ -8,9 +8,11 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -41,6 +43,9 @@ public final class KafkaCircuit implements AutoCloseable {
     private final Counter refused;
     /** The requests awaiting Kafka's ack, with when each started: refused at once when the circuit opens. */
     private final Map<CompletableFuture<?>, Long> waiting = new ConcurrentHashMap<>();
+
+    /** The checks that run only while requests await Kafka (the stall check, the publisher's deadlines). */
+    private final List<WhileAwaiting> watches = new CopyOnWriteArrayList<>();
 
     private volatile long lastAckNanos = System.nanoTime();
     private ScheduledExecutorService prober;
@@ -105,11 +110,22 @@ public final class KafkaCircuit implements AutoCloseable {
             prober.scheduleWithFixedDelay(
                     this::probeIfOpen, interval.toMillis(), interval.toMillis(), TimeUnit.MILLISECONDS);
             if (stallAfter != null) {
-                long every = Math.max(10, stallAfter.toMillis() / 5);
-                prober.scheduleWithFixedDelay(() -> probeIfStalled(stallAfter), every, every, TimeUnit.MILLISECONDS);
+                whileAwaiting(
+                        prober,
+                        Duration.ofMillis(Math.max(10, stallAfter.toMillis() / 5)),
+                        () -> probeIfStalled(stallAfter));
             }
         }
         return this;
+    }
+
+    /**
+     * Runs {@code check} on {@code executor} every {@code every} while any request awaits Kafka, and not at all
+     * otherwise: at rest, the stall check and the publisher's deadline sweep woke ingest 35 times a second
+     * ({@code docs/benchmarks/idle.md}).
+     */
+    public void whileAwaiting(ScheduledExecutorService executor, Duration every, Runnable check) {
+        watches.add(new WhileAwaiting(executor, every, () -> !waiting.isEmpty(), check));
     }
 
     /**
@@ -122,6 +138,7 @@ public final class KafkaCircuit implements AutoCloseable {
         if (isOpen()) {
             refuseWaiting();
         }
+        watches.forEach(WhileAwaiting::start);
     }
 
     /**

@@ -17,7 +17,6 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.slf4j.Logger;
@@ -77,11 +76,14 @@ class UplinkPublisher implements AutoCloseable {
         this.metrics = metrics;
         // One sweep for every request's deadline, not a timer per request: CompletableFuture.orTimeout's timers,
         // scheduled and cancelled once per POST on the common pool's delay scheduler, cost about 7 µs of CPU per
-        // uplink at 5,000 POSTs/s (docs/benchmarks/thread-cpu.md). The deadline is kept to within a tenth of it.
+        // uplink at 5,000 POSTs/s (docs/benchmarks/thread-cpu.md). The deadline is kept to within a tenth of it; the
+        // sweep runs only while requests await Kafka.
         this.deadlines = Executors.newSingleThreadScheduledExecutor(
                 Thread.ofPlatform().name("ingest-send-deadlines").daemon().factory());
-        long every = Math.max(1, Math.min(100, sendTimeout.toMillis() / 10));
-        deadlines.scheduleWithFixedDelay(() -> circuit.expireWaiting(sendTimeout), every, every, TimeUnit.MILLISECONDS);
+        circuit.whileAwaiting(
+                deadlines,
+                Duration.ofMillis(Math.max(1, Math.min(100, sendTimeout.toMillis() / 10))),
+                () -> circuit.expireWaiting(sendTimeout));
     }
 
     CompletableFuture<List<ReceivedUplink>> publish(List<ReceivedUplink> uplinks) {

@@ -190,6 +190,28 @@ class KafkaCircuitTest {
     }
 
     @Test
+    void shouldFindAStallAgainAfterAQuietSpellWithNothingAwaitingKafka() {
+        circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(100));
+        // a request answered at once, then nothing for several stall periods: the stall checks stop meanwhile
+        assertThat(circuit.tryAcquire()).isTrue();
+        var answered = new CompletableFuture<Void>();
+        circuit.awaiting(answered);
+        answered.complete(null);
+        circuit.succeeded(System.nanoTime());
+        await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> probes.get() == 0);
+
+        // when the next request's ack never comes
+        assertThat(circuit.tryAcquire()).isTrue();
+        var stalled = new CompletableFuture<Void>();
+        circuit.awaiting(stalled);
+
+        // then it is still refused once it stalled
+        await().atMost(Duration.ofSeconds(5)).until(stalled::isDone);
+        assertThat(stalled.exceptionNow()).isInstanceOf(BrokerNotAvailableException.class);
+        assertThat(circuit.isOpen()).isTrue();
+    }
+
+    @Test
     void shouldLeaveAStalledRequestWaitingWhileTheClusterAnswers() {
         clusterAnswers.set(true);
         circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(50));

@@ -38,7 +38,14 @@ public final class TopicReader implements AutoCloseable {
         boolean positions(Map<TopicPartition, Long> deleted) throws InterruptedException;
     }
 
-    private static final Duration POLL = Duration.ofMillis(200);
+    /**
+     * How long the broker may hold a reader's fetch, and its poll wait, while there is nothing new to read. A fetch is
+     * answered as soon as a record arrives, so this bounds only how often an idle reader asks: with Kafka's default
+     * (500 ms) and a poll every 200 ms, each registry and live-feed reader of a stack at rest cost its service and the
+     * broker about 2 ms of CPU a second ({@code docs/benchmarks/idle.md}).
+     */
+    static final Duration IDLE_WAIT = Duration.ofSeconds(5);
+
     private static final Duration METADATA = Duration.ofSeconds(10);
 
     private final Consumer<String, byte[]> consumer;
@@ -60,9 +67,20 @@ public final class TopicReader implements AutoCloseable {
             Map<String, Object> clientProperties, String clientId, String topic, Map<String, Object> settings) {
         var props = ReaderProperties.reader(clientProperties, clientId);
         props.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, 2000);
+        props.putIfAbsent(ConsumerConfig.FETCH_MAX_WAIT_MS_CONFIG, idleFetchWaitMs(props));
         props.putAll(settings);
         return new TopicReader(
                 new KafkaConsumer<>(props, new StringDeserializer(), new ByteArrayDeserializer()), topic);
+    }
+
+    /** {@link #IDLE_WAIT}, or half the request timeout where that is shorter: a fetch held longer would time out. */
+    static int idleFetchWaitMs(Map<String, Object> props) {
+        long wait = IDLE_WAIT.toMillis();
+        var requestTimeout = props.get(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG);
+        if (requestTimeout != null) {
+            wait = Math.min(wait, Long.parseLong(requestTimeout.toString().trim()) / 2);
+        }
+        return (int) wait;
     }
 
     /**
@@ -156,7 +174,7 @@ public final class TopicReader implements AutoCloseable {
         while (!stopped && (follow || !reached)) {
             ConsumerRecords<String, byte[]> records;
             try {
-                records = consumer.poll(POLL);
+                records = consumer.poll(IDLE_WAIT);
             } catch (OffsetOutOfRangeException e) {
                 if (!moveDeleted(e.offsetOutOfRangePartitions(), deleted)) {
                     return false;

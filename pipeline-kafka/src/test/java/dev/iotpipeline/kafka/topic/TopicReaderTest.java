@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndTimestamp;
@@ -156,6 +157,15 @@ class TopicReaderTest {
         assertThat(reader.assign()).isFalse();
         assertThat(reader.partitions()).isEmpty();
         assertThat(reader.ends()).isEmpty();
+    }
+
+    @Test
+    void shouldLetTheBrokerHoldAnIdleReadersFetchForSecondsButNeverPastHalfTheRequestTimeout() {
+        assertThat(TopicReader.idleFetchWaitMs(Map.of())).isEqualTo(5000);
+        assertThat(TopicReader.idleFetchWaitMs(Map.of(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, "30000")))
+                .isEqualTo(5000);
+        assertThat(TopicReader.idleFetchWaitMs(Map.of(ConsumerConfig.REQUEST_TIMEOUT_MS_CONFIG, 3000)))
+                .isEqualTo(1500);
     }
 
     /** Partitions holding records from offset 0 up to {@code ends}, assigned to the reader. */
