@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The stack at rest: what it costs the machine while nothing is sent, by process and by thread group, on RUNS (3)
 # fresh stacks. Under each: WARM (30 s) of single POSTs at WARM_RATE (200/s, bench/postload) so that the paths traffic
-# takes are compiled, SETTLE (60 s) of nothing, then WINDOW (60 s) measured: each part's CPU (bench/lib.sh's
+# takes are compiled, SETTLE (120 s: the JIT compilers settle, with IOT_AOT=off too) of nothing, then WINDOW (60 s) measured: each part's CPU (bench/lib.sh's
 # part_cpu: user + system, its JIT compiler threads apart) and every thread's (bench/lib.sh's threads, grouped by name
 # with numbers folded) from /proc, read at the window's start and end. Figures are ms of CPU per second of the window
 # (10 = 1 % of one core). The same periodic work goes on under load, where it is a share of every uplink's CPU.
@@ -12,7 +12,7 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 export -f threads
 RUNS=${RUNS:-3}
-export WARM=${WARM:-30s} WARM_RATE=${WARM_RATE:-200} SETTLE=${SETTLE:-60} WINDOW=${WINDOW:-60}
+export WARM=${WARM:-30s} WARM_RATE=${WARM_RATE:-200} SETTLE=${SETTLE:-120} WINDOW=${WINDOW:-60}
 export OUT=${OUT:-docs/benchmarks/raw/idle${BENCH_PROCESSES:+-processes}} POSTLOAD=$PWD/bench/postload/postload
 REPORT=${REPORT:-docs/benchmarks/idle${BENCH_PROCESSES:+-processes}.md} TOP=${TOP:-16}
 if [ "${1:-}" != --report-only ]; then
