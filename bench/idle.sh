@@ -5,6 +5,8 @@
 # part_cpu: user + system, its JIT compiler threads apart) and every thread's (bench/lib.sh's threads, grouped by name
 # with numbers folded) from /proc, read at the window's start and end. Figures are ms of CPU per second of the window
 # (10 = 1 % of one core). The same periodic work goes on under load, where it is a share of every uplink's CPU.
+# DEVICES (100) posts as that many devices; INACTIVITY_RULE=1 first creates an inactivity rule for them (one hour,
+# the demo channel), so that rules keeps a (rule, device) state for each, as a fleet watched for silence does.
 # BENCH_PROCESSES=1 runs ./pipeline run --processes. IOT_AOT=off measures without the AOT cache (the compilers
 # then settle later: the JIT column says how much of a part was theirs). Raw: $OUT/run-N/; report: $REPORT.
 set -euo pipefail
@@ -12,7 +14,8 @@ cd "$(dirname "$0")/.."
 source bench/lib.sh
 export -f threads
 RUNS=${RUNS:-3}
-export WARM=${WARM:-30s} WARM_RATE=${WARM_RATE:-200} SETTLE=${SETTLE:-120} WINDOW=${WINDOW:-60}
+export WARM=${WARM:-30s} WARM_RATE=${WARM_RATE:-200} SETTLE=${SETTLE:-120} WINDOW=${WINDOW:-60} DEVICES=${DEVICES:-100}
+export INACTIVITY_RULE=${INACTIVITY_RULE:-}
 export OUT=${OUT:-docs/benchmarks/raw/idle${BENCH_PROCESSES:+-processes}} POSTLOAD=$PWD/bench/postload/postload
 REPORT=${REPORT:-docs/benchmarks/idle${BENCH_PROCESSES:+-processes}.md} TOP=${TOP:-16}
 if [ "${1:-}" != --report-only ]; then
@@ -26,7 +29,12 @@ fi
 measure() {
   local dir=$1 pids="" part pid
   declare -A names=()
-  "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$WARM_RATE" -devices 100 -conns 8 \
+  if [ -n "$INACTIVITY_RULE" ]; then
+    curl -sf -X POST "$RULES_URL/rules" -H "Authorization: Bearer $ADMIN_TOKEN" -H 'Content-Type: application/json' \
+      -d '{"name":"silent","type":"INACTIVITY","filter":{"channel":"demo"},"inactiveFor":"PT1H","severity":"MINOR"}' \
+      > "$dir/rule.json"
+  fi
+  "$POSTLOAD" -url "$INGEST_URL" -key "$DEVICE_KEY" -channel demo -rate "$WARM_RATE" -devices "$DEVICES" -conns 8 \
     -duration "$WARM" > "$dir/warm.log" 2>&1
   sleep "$SETTLE"
   # One entry per process, named by what it runs (in-JVM the services and the launcher are one).
@@ -87,8 +95,9 @@ runs=$(ls -d "$OUT"/run-* | wc -l)
 {
   echo "# The stack at rest: CPU while nothing is sent"
   echo
-  echo "- **Command:** \`${BENCH_PROCESSES:+BENCH_PROCESSES=1 }${IOT_AOT:+IOT_AOT=$IOT_AOT }RUNS=$RUNS bench/idle.sh\`" \
-    "(WARM=$WARM at $WARM_RATE single POSTs/s, SETTLE=$SETTLE s of nothing, WINDOW=$WINDOW s measured)"
+  echo "- **Command:** \`${BENCH_PROCESSES:+BENCH_PROCESSES=1 }${IOT_AOT:+IOT_AOT=$IOT_AOT }${INACTIVITY_RULE:+INACTIVITY_RULE=1 }RUNS=$RUNS bench/idle.sh\`" \
+    "(WARM=$WARM at $WARM_RATE single POSTs/s from $DEVICES devices${INACTIVITY_RULE:+ watched by a one-hour inactivity rule}," \
+    "SETTLE=$SETTLE s of nothing, WINDOW=$WINDOW s measured)"
   echo "- **Commit:** $(cat "$OUT/commit.txt" 2>/dev/null || echo unknown);" \
     "$(nproc) cores ($(sed -n 's/^model name\s*: //p' /proc/cpuinfo | head -1)); $(java -version 2>&1 | head -1);" \
     "stack: \`./pipeline run${BENCH_PROCESSES:+ --processes}\`, fresh for each run"

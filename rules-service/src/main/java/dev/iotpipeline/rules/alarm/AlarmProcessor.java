@@ -25,7 +25,8 @@ import org.apache.kafka.streams.state.KeyValueStore;
 /**
  * Evaluates the matching rules on each data unit. The store holds per (rule, device) the one active alarm,
  * the start of a duration rule's streak and the device's last report; a wall-clock punctuation raises
- * inactivity alarms and clears alarms whose rule was deleted or disabled. Event ids derive from their
+ * inactivity alarms and clears alarms whose rule was deleted or disabled, scanning the store only when the rules
+ * changed or an inactivity deadline came. Event ids derive from their
  * cause (a data unit, or for inactivity the silence after a device's last report), so a replay after a crash
  * yields the same events.
  */
@@ -42,6 +43,14 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
 
     private UUID triggeringUplink;
 
+    private String task;
+    /** The rules' version the last sweep saw; none yet, so the first punctuation sweeps. */
+    private long sweptVersion = -1;
+    /** The earliest inactivity deadline of any state since the last sweep; null while none is known. */
+    private Instant nextDeadline;
+    /** This task's state entries: counted by each sweep, kept by every insert and delete between them. */
+    private long entries;
+
     AlarmProcessor(RuleSet rules, Clock clock, RuleMetrics metrics, Duration punctuationInterval) {
         this.rules = rules;
         this.clock = clock;
@@ -53,10 +62,30 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
     public void init(ProcessorContext<String, AlarmEvent> context) {
         this.context = context;
         this.states = context.getStateStore(AlarmTopology.ALARM_STATE_STORE);
+        this.task = context.taskId().toString();
         context.schedule(
                 punctuationInterval,
                 PunctuationType.WALL_CLOCK_TIME,
-                timestamp -> sweep(Instant.ofEpochMilli(timestamp)));
+                timestamp -> onClock(Instant.ofEpochMilli(timestamp)));
+    }
+
+    @Override
+    public void close() {
+        metrics.closed(task);
+    }
+
+    /**
+     * Sweeps when the rules changed since the last sweep (a deleted or disabled rule's alarms clear within the
+     * interval) or an inactivity deadline has come; otherwise does nothing. Sweeping every interval read and
+     * deserialized every (rule, device) state each second, at rest too: a cost that grew with the fleet.
+     */
+    private void onClock(Instant now) {
+        long version = rules.version();
+        if (version != sweptVersion || (nextDeadline != null && !now.isBefore(nextDeadline))) {
+            // Taken before the sweep: a change that lands during it is swept at the next tick.
+            sweptVersion = version;
+            sweep(now);
+        }
     }
 
     @Override
@@ -81,14 +110,21 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
         var matching = rules.matching(unit);
         for (var rule : matching) {
             var key = key(rule.rule().id(), unit.deviceId());
-            var state = states.get(key);
-            if (state == null) {
-                state = new DeviceRuleState(
-                        rule.rule().id(), unit.channel(), unit.deviceType(), unit.deviceId(), null, null, null);
-            }
+            var stored = states.get(key);
+            var state = stored != null
+                    ? stored
+                    : new DeviceRuleState(
+                            rule.rule().id(), unit.channel(), unit.deviceType(), unit.deviceId(), null, null, null);
             var next = rule.inactivity() ? reported(rule, state, unit) : evaluate(rule, state, unit);
             if (!next.equals(state)) {
+                if (stored == null) {
+                    entries++;
+                    metrics.stateEntries(task, entries);
+                }
                 states.put(key, next);
+            }
+            if (rule.inactivity()) {
+                deadline(next.lastSeen().plus(rule.inactiveFor()));
             }
         }
         return matching.size();
@@ -124,13 +160,18 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
         return state.withActive(raised);
     }
 
-    /** Inactivity alarms, and alarms of rules that are gone or disabled, are decided by the clock. */
+    /**
+     * Inactivity alarms, and alarms of rules that are gone or disabled, are decided by the clock: one pass over this
+     * task's state, which also finds the next inactivity deadline and counts the entries.
+     */
     private void sweep(Instant now) {
+        long started = System.nanoTime();
         var changes = new ArrayList<SimpleEntry<String, DeviceRuleState>>();
-        long entries = 0;
+        long count = 0;
+        nextDeadline = null;
         try (var all = states.all()) {
             while (all.hasNext()) {
-                entries++;
+                count++;
                 var entry = all.next();
                 var state = entry.value;
                 var rule = rules.compiled(state.ruleId());
@@ -139,27 +180,37 @@ class AlarmProcessor implements Processor<String, DataUnit, String, AlarmEvent> 
                         forward(clear(state.active(), null, Map.of(), now));
                     }
                     changes.add(new SimpleEntry<>(entry.key, null));
-                } else if (rule.get().inactivity()
-                        && state.active() == null
-                        && state.lastSeen() != null
-                        && Duration.between(state.lastSeen(), now)
-                                        .compareTo(rule.get().inactiveFor())
-                                >= 0) {
-                    var alarmId = inactivityId(state, rule.get().inactiveFor());
-                    var raised = raise(rule.get(), state, alarmId, null, Map.of(), state.lastSeen());
-                    forward(raised);
-                    changes.add(new SimpleEntry<>(entry.key, state.withActive(raised)));
+                } else if (rule.get().inactivity() && state.active() == null && state.lastSeen() != null) {
+                    var due = state.lastSeen().plus(rule.get().inactiveFor());
+                    if (now.isBefore(due)) {
+                        deadline(due);
+                    } else {
+                        var alarmId = inactivityId(state, rule.get().inactiveFor());
+                        var raised = raise(rule.get(), state, alarmId, null, Map.of(), state.lastSeen());
+                        forward(raised);
+                        changes.add(new SimpleEntry<>(entry.key, state.withActive(raised)));
+                    }
                 }
             }
         }
-        changes.forEach(change -> {
+        for (var change : changes) {
             if (change.getValue() == null) {
                 states.delete(change.getKey());
+                count--;
             } else {
                 states.put(change.getKey(), change.getValue());
             }
-        });
-        metrics.stateEntries(entries);
+        }
+        entries = count;
+        metrics.stateEntries(task, entries);
+        metrics.swept(System.nanoTime() - started);
+    }
+
+    /** An inactivity deadline of a state that has not alarmed: the clock sweeps no later than the earliest. */
+    private void deadline(Instant due) {
+        if (nextDeadline == null || due.isBefore(nextDeadline)) {
+            nextDeadline = due;
+        }
     }
 
     private AlarmEvent raise(

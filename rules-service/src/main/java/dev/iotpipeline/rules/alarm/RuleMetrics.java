@@ -3,14 +3,15 @@ package dev.iotpipeline.rules.alarm;
 import dev.iotpipeline.events.Severity;
 import dev.iotpipeline.kafka.metrics.HopTimers;
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.EnumMap;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 
 /** Rule evaluations, evaluation latency per data unit, alarms raised and cleared by severity, state size. */
 public final class RuleMetrics {
@@ -19,7 +20,10 @@ public final class RuleMetrics {
     private final Timer latency;
     private final Map<Severity, Counter> raised = new EnumMap<>(Severity.class);
     private final Map<Severity, Counter> cleared = new EnumMap<>(Severity.class);
-    private final AtomicLong stateEntries = new AtomicLong();
+    /** By stream task: each task's processor has its own part of the alarm state. */
+    private final Map<String, Long> stateEntries = new ConcurrentHashMap<>();
+
+    private final Timer sweeps;
     private final HopTimers hops;
 
     public RuleMetrics(MeterRegistry registry) {
@@ -45,7 +49,12 @@ public final class RuleMetrics {
                             .tag("severity", severity.name())
                             .register(registry));
         }
-        registry.gauge("rules.state.entries", stateEntries);
+        Gauge.builder("rules.state.entries", this, RuleMetrics::stateEntries)
+                .description("(rule, device) pairs in this instance's alarm state")
+                .register(registry);
+        sweeps = Timer.builder("rules.state.sweep")
+                .description("Scans of the alarm state for inactivity deadlines and alarms of changed rules")
+                .register(registry);
     }
 
     /** rules-poll: a data unit's record written by the decoder to its evaluation here. */
@@ -71,8 +80,27 @@ public final class RuleMetrics {
         cleared.get(severity).increment();
     }
 
-    void stateEntries(long entries) {
-        stateEntries.set(entries);
+    void stateEntries(String task, long entries) {
+        stateEntries.put(task, entries);
+    }
+
+    /** The task's processor closed: its part of the state went elsewhere or the instance stops. */
+    void closed(String task) {
+        stateEntries.remove(task);
+    }
+
+    void swept(long nanos) {
+        sweeps.record(nanos, TimeUnit.NANOSECONDS);
+    }
+
+    /** How many times the alarm state was scanned. */
+    public long sweeps() {
+        return sweeps.count();
+    }
+
+    /** The alarm state's size over every task of this instance, as the gauge reports it. */
+    public long stateEntries() {
+        return stateEntries.values().stream().mapToLong(Long::longValue).sum();
     }
 
     public double evaluations() {

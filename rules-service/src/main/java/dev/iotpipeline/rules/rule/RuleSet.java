@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -17,11 +18,14 @@ public final class RuleSet {
     private static final Logger log = LoggerFactory.getLogger(RuleSet.class);
 
     private final Map<String, CompiledRule> rules = new ConcurrentHashMap<>();
+    private final AtomicLong version = new AtomicLong();
 
     /** Applies a rule from the rules topic; null deletes. A rule that no longer compiles is dropped, loudly. */
     public void apply(String id, Rule rule) {
         if (rule == null) {
-            rules.remove(id);
+            if (rules.remove(id) != null) {
+                version.incrementAndGet();
+            }
             return;
         }
         var current = rules.get(id);
@@ -34,6 +38,12 @@ public final class RuleSet {
             rules.remove(id);
             log.error("Rule {} ignored: {}", id, e.getMessage());
         }
+        version.incrementAndGet();
+    }
+
+    /** Grows with every change to the rules in force, so that who acts on a change can tell one happened. */
+    public long version() {
+        return version.get();
     }
 
     public Optional<CompiledRule> compiled(String id) {

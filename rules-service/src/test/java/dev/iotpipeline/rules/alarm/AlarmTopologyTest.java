@@ -189,6 +189,39 @@ class AlarmTopologyTest {
     }
 
     @Test
+    void shouldScanTheAlarmStateOnlyWhenTheRulesChangedOrAnInactivityDeadlineCame() {
+        rules.apply("hot", threshold("hot", RuleFilter.ANY, "temperature > 30", null, null));
+        for (int device = 0; device < 3; device++) {
+            dataUnits.pipeInput("dev-" + device, unit("dev-" + device, 31.0, 0));
+        }
+        tick(1);
+        assertThat(metrics.sweeps()).as("the first tick sweeps").isEqualTo(1);
+        assertThat(metrics.stateEntries()).isEqualTo(3);
+
+        // at rest, with no rule change and no inactivity rule, the clock finds nothing to do
+        tick(10);
+        assertThat(metrics.sweeps()).isEqualTo(1);
+
+        // a new rule is a change: swept at the next tick
+        rules.apply("quiet", inactivity("quiet", "PT30S"));
+        tick(1);
+        assertThat(metrics.sweeps()).isEqualTo(2);
+
+        // a device reports at T0 + 12 s: its silence is due at T0 + 42 s, and not scanned for before
+        dataUnits.pipeInput("dev-0", unit("dev-0", 31.0, 12));
+        alarms.readValuesToList();
+        tick(29);
+        assertThat(metrics.sweeps()).isEqualTo(2);
+        assertThat(alarms.isEmpty()).isTrue();
+        tick(1);
+        assertThat(metrics.sweeps()).isEqualTo(3);
+        assertThat(alarms.readValuesToList())
+                .extracting(AlarmEvent::ruleId, AlarmEvent::state)
+                .containsExactly(tuple("quiet", AlarmState.ACTIVE));
+        assertThat(metrics.stateEntries()).isEqualTo(4);
+    }
+
+    @Test
     void shouldTakeRulesFromTheRulesTopicAsTheTopologysSecondInputAndSkipARecordThatIsNoRule() {
         ruleTopic.pipeInput("broken", "not a rule".getBytes(java.nio.charset.StandardCharsets.UTF_8));
         ruleTopic.pipeInput(
@@ -414,6 +447,13 @@ class AlarmTopologyTest {
 
         assertThat(alarms.isEmpty()).isTrue();
         assertThat(metrics.evaluations()).isEqualTo(1);
+    }
+
+    /** Advances the wall clock one second at a time, a punctuation each. */
+    private void tick(int seconds) {
+        for (int i = 0; i < seconds; i++) {
+            driver.advanceWallClockTime(Duration.ofSeconds(1));
+        }
     }
 
     private static Rule threshold(String id, RuleFilter filter, String condition, String clear, String holdFor) {
