@@ -22,13 +22,8 @@ class OrphansTest {
 
     @Test
     void shouldWatchWithoutStartingAProcessEverySecond() throws Exception {
-        child = new ProcessBuilder("sleep", "600").start();
+        var watchdog = watchedChild();
 
-        Orphans.reapWhenParentDies(child.pid(), "TERM");
-
-        var watchdog = await().atMost(Duration.ofSeconds(5))
-                .until(() -> watchdogOf(child.pid()), Optional::isPresent)
-                .orElseThrow();
         // The watchdog that slept with `sleep 1` had that process as its child nearly all of the time.
         for (int sample = 0; sample < 12; sample++) {
             assertThat(watchdog.children().toList())
@@ -42,15 +37,20 @@ class OrphansTest {
 
     @Test
     void shouldEndWithItsChild() throws Exception {
-        child = new ProcessBuilder("sleep", "600").start();
-        Orphans.reapWhenParentDies(child.pid(), "TERM");
-        var watchdog = await().atMost(Duration.ofSeconds(5))
-                .until(() -> watchdogOf(child.pid()), Optional::isPresent)
-                .orElseThrow();
+        var watchdog = watchedChild();
 
         child.destroyForcibly().waitFor();
 
         await().atMost(Duration.ofSeconds(5)).until(() -> !watchdog.isAlive());
+    }
+
+    /** Starts a long-lived child under a watchdog; returns the watchdog. */
+    private ProcessHandle watchedChild() throws Exception {
+        child = new ProcessBuilder("sleep", "600").start();
+        Orphans.reapWhenParentDies(child.pid(), "TERM");
+        return await().atMost(Duration.ofSeconds(5))
+                .until(() -> watchdogOf(child.pid()), Optional::isPresent)
+                .orElseThrow();
     }
 
     /** The watchdog shell this JVM started for {@code pid}. */

@@ -218,6 +218,20 @@ public final class KafkaCircuit implements AutoCloseable {
         return breaker.getState() != CircuitBreaker.State.CLOSED;
     }
 
+    /**
+     * Asks the cluster once, as a probe does, and ignores the answer, so that the probe's client is connected before a
+     * stall needs it: on a busy machine, a first probe on a client that had not connected yet took longer than its
+     * timeout while the warm-up's first uplinks waited for a topic just created, and opened the circuit before
+     * readiness.
+     */
+    public void rehearseProbe() throws InterruptedException {
+        try {
+            probe.clusterAnswers();
+        } catch (RuntimeException e) {
+            log.debug("Kafka circuit probe rehearsal failed: {}", e.toString());
+        }
+    }
+
     /** One probe: while open, closes the circuit if the cluster answers. Package-private for tests. */
     void probeIfOpen() {
         if (!isOpen()) {

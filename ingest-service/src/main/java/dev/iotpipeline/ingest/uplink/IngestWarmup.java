@@ -1,5 +1,6 @@
 package dev.iotpipeline.ingest.uplink;
 
+import dev.iotpipeline.ingest.circuit.KafkaCircuit;
 import dev.iotpipeline.kafka.topic.PipelineTopic;
 import dev.iotpipeline.kafka.warmup.RehearsalTopic;
 import dev.iotpipeline.web.warmup.HttpHead;
@@ -43,6 +44,7 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     private final Rehearsal rehearsal;
     private final KafkaOperations<String, Object> kafka;
     private final Supplier<Admin> admins;
+    private final KafkaCircuit circuit;
     private final short replicationFactor;
     private final int burst;
     private final List<Socket> kept = new ArrayList<>();
@@ -51,6 +53,7 @@ final class IngestWarmup implements Warmup, AutoCloseable {
 
     /**
      * @param admins an admin client for the rehearsal topic's creation and deletion, closed with the warm-up
+     * @param circuit whose probe connects before the first rehearsed uplink
      * @param replicationFactor uplinks.encoded's, so that acks=all waits for the same replicas
      * @param burst new connections opened at once in one round, a request on each: what a fleet does to an instance
      *     that just (re)started. Tomcat keeps the request processors and socket buffers they leave (~85 KB a
@@ -63,12 +66,14 @@ final class IngestWarmup implements Warmup, AutoCloseable {
             Rehearsal rehearsal,
             KafkaOperations<String, Object> kafka,
             Supplier<Admin> admins,
+            KafkaCircuit circuit,
             short replicationFactor,
             int burst) {
         this.port = port;
         this.rehearsal = rehearsal;
         this.kafka = kafka;
         this.admins = admins;
+        this.circuit = circuit;
         this.replicationFactor = replicationFactor;
         this.burst = burst;
     }
@@ -81,6 +86,7 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     @Override
     public void exercise(int round) throws Exception {
         if (round == 0) {
+            circuit.rehearseProbe();
             createTopic();
             for (int i = 0; i < CONNECTIONS; i++) {
                 kept.add(connect());

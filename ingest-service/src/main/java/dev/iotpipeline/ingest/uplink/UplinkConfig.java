@@ -132,12 +132,14 @@ class UplinkConfig {
             Rehearsal rehearsal,
             KafkaTemplate<String, Object> kafka,
             KafkaAdmin admin,
+            KafkaCircuit circuit,
             IngestProperties properties) {
         return new IngestWarmup(
                 () -> environment.getRequiredProperty("local.server.port", Integer.class),
                 rehearsal,
                 kafka,
                 () -> Admin.create(admin.getConfigurationProperties()),
+                circuit,
                 properties.kafka().replicationFactor(),
                 properties.devicePath().warmupBurst());
     }

@@ -212,6 +212,16 @@ class KafkaCircuitTest {
     }
 
     @Test
+    void shouldAskTheClusterOnceWhenRehearsingTheProbeAndLeaveTheCircuitAsItWas() throws Exception {
+        circuit.rehearseProbe();
+
+        assertThat(probes).hasValue(1);
+        assertThat(circuit.isOpen())
+                .as("the cluster did not answer, but nothing waited for it")
+                .isFalse();
+    }
+
+    @Test
     void shouldLeaveAStalledRequestWaitingWhileTheClusterAnswers() {
         clusterAnswers.set(true);
         circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(50));

@@ -106,7 +106,8 @@ class IngestWarmupTest {
     }
 
     private IngestWarmup warmup(int burst) {
-        return new IngestWarmup(() -> server.socket.getLocalPort(), new Rehearsal(), null, null, (short) 1, burst);
+        return new IngestWarmup(
+                () -> server.socket.getLocalPort(), new Rehearsal(), null, null, null, (short) 1, burst);
     }
 
     @Test
