@@ -18,12 +18,11 @@ final class Orphans {
      * docs/benchmarks/idle.md), and returns at once with end of input when this JVM is gone, however it ended.
      */
     private static final String WATCHDOG = """
-            parent=$1 child=$2 sig=$3
+            child=$1 sig=$2
             while kill -0 "$child" 2>/dev/null; do
               read -r -t 1 _
               status=$?
               [ "$status" -gt 128 ] || [ "$status" -eq 0 ] || break
-              kill -0 "$parent" 2>/dev/null || break
             done
             kill -0 "$child" 2>/dev/null || exit 0
             kill -"$sig" "$child" 2>/dev/null
@@ -42,14 +41,7 @@ final class Orphans {
     /** Sends {@code signal} (e.g. "TERM", "INT") to {@code childPid} once this JVM is gone, KILL 30 s later. */
     static void reapWhenParentDies(long childPid, String signal) {
         try {
-            var watchdog = new ProcessBuilder(
-                            "bash",
-                            "-c",
-                            WATCHDOG,
-                            "watchdog",
-                            Long.toString(ProcessHandle.current().pid()),
-                            Long.toString(childPid),
-                            signal)
+            var watchdog = new ProcessBuilder("bash", "-c", WATCHDOG, "watchdog", Long.toString(childPid), signal)
                     .redirectOutput(ProcessBuilder.Redirect.DISCARD)
                     .redirectError(ProcessBuilder.Redirect.DISCARD)
                     .start();

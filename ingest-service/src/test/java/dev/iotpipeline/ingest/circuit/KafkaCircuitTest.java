@@ -193,17 +193,11 @@ class KafkaCircuitTest {
     void shouldFindAStallAgainAfterAQuietSpellWithNothingAwaitingKafka() {
         circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(100));
         // a request answered at once, then nothing for several stall periods: the stall checks stop meanwhile
-        assertThat(circuit.tryAcquire()).isTrue();
-        var answered = new CompletableFuture<Void>();
-        circuit.awaiting(answered);
-        answered.complete(null);
-        circuit.succeeded(System.nanoTime());
+        answer(awaitingRequest());
         await().during(Duration.ofMillis(500)).atMost(Duration.ofSeconds(2)).until(() -> probes.get() == 0);
 
         // when the next request's ack never comes
-        assertThat(circuit.tryAcquire()).isTrue();
-        var stalled = new CompletableFuture<Void>();
-        circuit.awaiting(stalled);
+        var stalled = awaitingRequest();
 
         // then it is still refused once it stalled
         await().atMost(Duration.ofSeconds(5)).until(stalled::isDone);
@@ -250,14 +244,24 @@ class KafkaCircuitTest {
     @Test
     void shouldNotProbeWhileAcksKeepComing() {
         circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(50));
+
+        answer(awaitingRequest());
+
+        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> probes.get() == 0);
+    }
+
+    /** A request the circuit let through, now awaiting its ack. */
+    private CompletableFuture<Void> awaitingRequest() {
         assertThat(circuit.tryAcquire()).isTrue();
         var request = new CompletableFuture<Void>();
         circuit.awaiting(request);
+        return request;
+    }
 
+    /** Kafka acknowledges the request. */
+    private void answer(CompletableFuture<Void> request) {
         request.complete(null);
         circuit.succeeded(System.nanoTime());
-
-        await().during(Duration.ofMillis(300)).atMost(Duration.ofSeconds(2)).until(() -> probes.get() == 0);
     }
 
     private void open() {
