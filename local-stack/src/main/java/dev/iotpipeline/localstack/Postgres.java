@@ -24,11 +24,14 @@ final class Postgres implements AutoCloseable {
     private final EmbeddedPostgres server;
     private final Path dir;
     private final boolean durable;
+    // Read once: the supervisor asks for it every 200 ms, and a handle also knows its process's start time.
+    private final Optional<ProcessHandle> postmaster;
 
     private Postgres(EmbeddedPostgres server, Path dir, boolean durable) {
         this.server = server;
         this.dir = dir;
         this.durable = durable;
+        this.postmaster = postmasterPid(dir).flatMap(ProcessHandle::of);
     }
 
     /**
@@ -170,7 +173,7 @@ final class Postgres implements AutoCloseable {
     static Supervisor.Part supervised(Supplier<Postgres> current, Consumer<Postgres> replace) {
         return new Supervisor.Part(
                 "postgres",
-                () -> current.get().pid().flatMap(ProcessHandle::of),
+                () -> current.get().postmaster,
                 () -> "its postmaster is gone, how is unknown: it is not a child of this JVM; its data: "
                         + current.get().dir,
                 () -> {

@@ -15,12 +15,19 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
 /**
  * Starts again, with backoff, each part of a running stack whose process dies, and says on the console which part
  * died, how and when it is back; a part that keeps dying is reported loudly and left down.
+ *
+ * <p>The death of a child of this JVM (the broker, a service process) arrives as the JDK's exit event; only a part
+ * that is not a child (PostgreSQL's postmaster, started by {@code pg_ctl}) is looked at every {@link
+ * Policy#pollEvery}, so a quiet stack does not wake this thread for the others.
  */
 final class Supervisor implements AutoCloseable {
 
@@ -36,7 +43,10 @@ final class Supervisor implements AutoCloseable {
      */
     record Part(String name, Supplier<Optional<ProcessHandle>> process, Supplier<String> ending, Restart restart) {}
 
-    /** When to restart: the first delay, its growth and ceiling, and how many deaths in a window mean give up. */
+    /**
+     * When to restart: the first delay, its growth and ceiling, how many deaths in a window mean give up, and how
+     * often a part that is not this JVM's child is looked at.
+     */
     record Policy(Duration firstDelay, Duration maxDelay, int maxDeaths, Duration window, Duration pollEvery) {
 
         static final Policy DEFAULT = new Policy(
@@ -58,6 +68,9 @@ final class Supervisor implements AutoCloseable {
     // Only the supervisor's thread reads and writes it.
     private final Map<String, Deque<Instant>> deaths = new HashMap<>();
     private final Set<String> givenUp = ConcurrentHashMap.newKeySet();
+    // Only the supervisor's thread reads and writes it: each part's process as last seen, and its exit event.
+    private final Map<String, Watched> watched = new HashMap<>();
+    private final Semaphore exited = new Semaphore(0);
     private final Thread thread;
     private volatile boolean closed;
 
@@ -83,21 +96,53 @@ final class Supervisor implements AutoCloseable {
 
     private void watch() {
         while (!closed) {
+            // Before the look, so that an exit event that comes during it leaves a permit for the next one.
+            exited.drainPermits();
+            boolean poll = false;
             for (var part : parts) {
-                if (closed) {
-                    return;
-                }
-                if (!givenUp.contains(part.name())
-                        && part.process().get().map(p -> !p.isAlive()).orElse(true)) {
+                while (!closed && !givenUp.contains(part.name()) && dead(part)) {
                     recover(part);
                 }
+                var seen = watched.get(part.name());
+                poll |= seen != null && seen.exit() == null && !givenUp.contains(part.name());
             }
             try {
-                Thread.sleep(policy.pollEvery().toMillis());
+                if (poll) {
+                    exited.tryAcquire(policy.pollEvery().toMillis(), TimeUnit.MILLISECONDS);
+                } else {
+                    exited.acquire();
+                }
             } catch (InterruptedException e) {
                 return;
             }
         }
+    }
+
+    /**
+     * A part's process as the supervisor watches it: a child's exit event (the JDK's reaper waits for it without
+     * polling), or none for a process this JVM did not start, whose liveness is then asked each time.
+     */
+    private record Watched(ProcessHandle process, CompletableFuture<ProcessHandle> exit) {}
+
+    private boolean dead(Part part) {
+        var process = part.process().get();
+        if (process.isEmpty()) {
+            watched.remove(part.name());
+            return true;
+        }
+        var seen = watched.get(part.name());
+        if (seen == null || !seen.process().equals(process.get())) {
+            var handle = process.get();
+            var child = handle.parent()
+                    .map(p -> p.pid() == ProcessHandle.current().pid())
+                    .orElse(false);
+            seen = new Watched(handle, child ? handle.onExit() : null);
+            if (child) {
+                seen.exit().thenRun(exited::release);
+            }
+            watched.put(part.name(), seen);
+        }
+        return seen.exit() == null ? !seen.process().isAlive() : seen.exit().isDone();
     }
 
     /** Restarts a dead part until it is up, waiting longer after each death; gives up on one that keeps dying. */

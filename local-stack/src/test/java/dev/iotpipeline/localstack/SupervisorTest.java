@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -21,9 +22,13 @@ class SupervisorTest {
     private static final Supervisor.Policy FAST = new Supervisor.Policy(
             Duration.ofMillis(20), Duration.ofMillis(80), 3, Duration.ofMinutes(1), Duration.ofMillis(20));
 
+    private static final Supervisor.Policy HOURLY_POLL = new Supervisor.Policy(
+            Duration.ofMillis(20), Duration.ofMillis(80), 3, Duration.ofMinutes(1), Duration.ofHours(1));
+
     private final ByteArrayOutputStream output = new ByteArrayOutputStream();
     private final PrintStream console = new PrintStream(output, true, StandardCharsets.UTF_8);
     private final List<Process> started = new ArrayList<>();
+    private final List<ProcessHandle> grandchildren = new ArrayList<>();
     private Supervisor supervisor;
 
     /** A part whose process is a child started by {@code command}, started once now. */
@@ -58,6 +63,7 @@ class SupervisorTest {
             supervisor.close();
         }
         started.forEach(Process::destroyForcibly);
+        grandchildren.forEach(ProcessHandle::destroyForcibly);
     }
 
     @Test
@@ -140,6 +146,51 @@ class SupervisorTest {
     }
 
     @Test
+    void aChildIsNotLookedAtWhileItRunsAndItsDeathArrivesAsAnEvent() throws Exception {
+        var decoder = new ChildPart("sleep", "600");
+        var looks = new AtomicInteger();
+        var part = decoder.part("decoder :8081");
+        var counted = new Supervisor.Part(
+                part.name(),
+                () -> {
+                    looks.incrementAndGet();
+                    return part.process().get();
+                },
+                part.ending(),
+                part.restart());
+        supervisor = Supervisor.start(List.of(counted), HOURLY_POLL, console);
+
+        await().atMost(Duration.ofSeconds(5)).until(() -> looks.get() >= 1);
+        await("no look while it runs")
+                .during(Duration.ofMillis(300))
+                .atMost(Duration.ofSeconds(2))
+                .until(() -> looks.get() == 1);
+        kill9(decoder.process.pid());
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> text().contains("decoder :8081 is back"));
+        assertThat(decoder.starts).hasValue(2);
+    }
+
+    @Test
+    void aProcessThatIsNotThisJvmsChildIsLookedAtEveryPollInterval() throws Exception {
+        var grandchild = new AtomicReference<ProcessHandle>(startGrandchild());
+        var starts = new AtomicInteger(1);
+        var part = new Supervisor.Part(
+                "postgres", () -> Optional.of(grandchild.get()), () -> "its postmaster is gone", () -> {
+                    grandchild.set(startGrandchild());
+                    starts.incrementAndGet();
+                });
+        supervisor = Supervisor.start(List.of(part), FAST, console);
+        long killed = grandchild.get().pid();
+
+        kill9(killed);
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> text().contains("postgres is back"));
+        assertThat(starts).hasValue(2);
+        assertThat(grandchild.get().pid()).isNotEqualTo(killed);
+    }
+
+    @Test
     void theDelayDoublesFromTheFirstUpToItsCeiling() {
         var policy = Supervisor.Policy.DEFAULT;
         assertThat(List.of(policy.delay(1), policy.delay(2), policy.delay(3), policy.delay(7), policy.delay(60)))
@@ -153,6 +204,16 @@ class SupervisorTest {
 
     private String text() {
         return output.toString(StandardCharsets.UTF_8);
+    }
+
+    /** A process started by a shell that exits at once, as pg_ctl starts PostgreSQL: not a child of this JVM. */
+    private ProcessHandle startGrandchild() throws Exception {
+        var shell = new ProcessBuilder("sh", "-c", "sleep 600 >/dev/null 2>&1 & echo $!").start();
+        var pid = Long.parseLong(new String(shell.getInputStream().readAllBytes(), StandardCharsets.UTF_8).trim());
+        shell.waitFor();
+        var handle = ProcessHandle.of(pid).orElseThrow();
+        grandchildren.add(handle);
+        return handle;
     }
 
     private static void kill9(long pid) throws Exception {
