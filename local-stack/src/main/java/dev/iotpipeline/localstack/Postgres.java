@@ -24,7 +24,8 @@ final class Postgres implements AutoCloseable {
     private final EmbeddedPostgres server;
     private final Path dir;
     private final boolean durable;
-    // Read once: the supervisor asks for it every 200 ms, and a handle also knows its process's start time.
+    // Read from the pid file once per server: the supervisor asks every 200 ms, and a handle also knows its
+    // process's start time, so a reused pid is not taken for the server.
     private final Optional<ProcessHandle> postmaster;
 
     private Postgres(EmbeddedPostgres server, Path dir, boolean durable) {
@@ -140,8 +141,7 @@ final class Postgres implements AutoCloseable {
     }
 
     Optional<Long> pid() {
-        return postmasterPid(dir)
-                .filter(pid -> ProcessHandle.of(pid).map(ProcessHandle::isAlive).orElse(false));
+        return postmaster.filter(ProcessHandle::isAlive).map(ProcessHandle::pid);
     }
 
     String jdbcUrl() {
@@ -186,13 +186,9 @@ final class Postgres implements AutoCloseable {
 
     /** Abrupt death of the postmaster, as on a crash; for fault tests. */
     void kill() {
-        pid().ifPresent(pid -> {
-            Orphans.signal(pid, "KILL");
-            ProcessHandle.of(pid)
-                    .ifPresent(p -> p.onExit()
-                            .orTimeout(10, TimeUnit.SECONDS)
-                            .exceptionally(t -> null)
-                            .join());
+        postmaster.filter(ProcessHandle::isAlive).ifPresent(p -> {
+            Orphans.signal(p.pid(), "KILL");
+            p.onExit().orTimeout(10, TimeUnit.SECONDS).exceptionally(t -> null).join();
         });
         // Releases zonky's lock on the data directory. Its pg_ctl stop finds no server and fails, which zonky logs
         // as an error with a stack trace: expected here, so that logger is silent for the call.

@@ -94,12 +94,12 @@ public final class RuleMetrics {
     }
 
     /** How many times the alarm state was scanned. */
-    public long sweeps() {
+    long sweeps() {
         return sweeps.count();
     }
 
     /** The alarm state's size over every task of this instance, as the gauge reports it. */
-    public long stateEntries() {
+    long stateEntries() {
         return stateEntries.values().stream().mapToLong(Long::longValue).sum();
     }
 
