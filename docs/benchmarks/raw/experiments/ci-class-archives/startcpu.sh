@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# usage: startcpu.sh LABEL [pipeline run args...]; env passes through. Prints seconds to READY and CPU s of the tree.
+label=$1; shift
+cd /work/main
+data=$(mktemp -d /tmp/startcpu.XXXXXX)
+log=/tmp/startcpu-$label.log
+t0=$(date +%s.%N)
+IOT_DATA_DIR=$data setsid ./pipeline run --no-build "$@" > $log 2>&1 &
+pid=$!
+for i in $(seq 1 600); do grep -q "READY" $log && break; sleep 0.2; done
+t1=$(date +%s.%N)
+sleep 1
+tree() { local p=$1; echo $p; for c in $(cat /proc/$p/task/*/children 2>/dev/null); do tree $c; done; }
+pids=$(tree $pid)
+# postgres is not our child (pg_ctl): add postgres processes with data dir
+pids="$pids $(pgrep -f "postgres.*$data" ) $(pgrep -f "$data" )"
+tot=0
+for p in $(echo $pids | tr ' ' '\n' | sort -u); do
+  [ -r /proc/$p/stat ] || continue
+  s=$(awk '{print $14+$15+$16+$17}' /proc/$p/stat)
+  tot=$((tot + s))
+done
+printf "%s ready_s=%.1f cpu_s=%.1f\n" $label $(echo "$t1 - $t0" | bc) $(echo "$tot / 100" | bc -l)
+pkill -TERM -f LocalStackMain; sleep 8; pkill -KILL -f LocalStackMain 2>/dev/null
+rm -rf $data
