@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
-# usage: startcpu.sh LABEL [pipeline run args...]; env passes through. Prints seconds to READY and CPU s of the tree.
+# usage: startcpu.sh LABEL [pipeline run args...]; env passes through (the tests' JVM options, IOT_AOT=off,
+# IOT_WARMUP_ENABLED=false in ci-class-archives.md). Prints seconds to READY and CPU seconds of the stack's processes
+# (launcher, broker, PostgreSQL, services) at READY, then stops the stack.
 label=$1; shift
-cd /work/main
+cd "$(dirname "$0")/../../../../.."
 data=$(mktemp -d /tmp/startcpu.XXXXXX)
 log=/tmp/startcpu-$label.log
 t0=$(date +%s.%N)
