@@ -14,8 +14,8 @@ t1=$(date +%s.%N)
 sleep 1
 tree() { local p=$1; echo $p; for c in $(cat /proc/$p/task/*/children 2>/dev/null); do tree $c; done; }
 pids=$(tree $pid)
-# postgres is not our child (pg_ctl): add postgres processes with data dir
-pids="$pids $(pgrep -f "postgres.*$data" ) $(pgrep -f "$data" )"
+# PostgreSQL is not the launcher's child (pg_ctl starts it): its processes name the data directory.
+pids="$pids $(pgrep -f "$data")"
 tot=0
 for p in $(echo $pids | tr ' ' '\n' | sort -u); do
   [ -r /proc/$p/stat ] || continue
@@ -23,5 +23,8 @@ for p in $(echo $pids | tr ' ' '\n' | sort -u); do
   tot=$((tot + s))
 done
 printf "%s ready_s=%.1f cpu_s=%.1f\n" $label $(echo "$t1 - $t0" | bc) $(echo "$tot / 100" | bc -l)
-pkill -TERM -f LocalStackMain; sleep 8; pkill -KILL -f LocalStackMain 2>/dev/null
+# Only this script's stack (its session, from setsid): a graceful stop, then whatever is left after 30 s.
+pkill -TERM -s $pid -f LocalStackMain
+for i in $(seq 1 60); do pgrep -s $pid > /dev/null || break; sleep 0.5; done
+pkill -KILL -s $pid 2>/dev/null
 rm -rf $data

@@ -32,7 +32,7 @@ final class Postgres implements AutoCloseable {
         this.server = server;
         this.dir = dir;
         this.durable = durable;
-        this.postmaster = postmasterPid(dir).flatMap(ProcessHandle::of);
+        this.postmaster = postmaster(dir);
     }
 
     /**
@@ -110,8 +110,7 @@ final class Postgres implements AutoCloseable {
 
     /** A PostgreSQL left running on this data directory by a run that was killed: stop it before starting ours. */
     static void stopStale(Path dir) {
-        postmasterPid(dir)
-                .flatMap(ProcessHandle::of)
+        postmaster(dir)
                 .filter(p -> p.info().command().map(c -> c.endsWith("postgres")).orElse(false))
                 .ifPresent(stale -> {
                     LoggerFactory.getLogger(Postgres.class)
@@ -125,7 +124,8 @@ final class Postgres implements AutoCloseable {
                 });
     }
 
-    static Optional<Long> postmasterPid(Path dir) {
+    /** The process the data directory's pid file names, if it runs. */
+    private static Optional<ProcessHandle> postmaster(Path dir) {
         try {
             var pidFile = dir.resolve("postmaster.pid");
             if (!Files.exists(pidFile)) {
@@ -134,7 +134,8 @@ final class Postgres implements AutoCloseable {
             return Files.readAllLines(pidFile).stream()
                     .findFirst()
                     .map(String::trim)
-                    .map(Long::parseLong);
+                    .map(Long::parseLong)
+                    .flatMap(ProcessHandle::of);
         } catch (IOException | NumberFormatException e) {
             return Optional.empty();
         }
