@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.kafka.clients.consumer.CloseOptions;
 import org.apache.kafka.clients.consumer.Consumer;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -228,8 +229,13 @@ public final class TopicReader implements AutoCloseable {
         consumer.wakeup();
     }
 
+    /**
+     * Closes at once: a reader has no group to leave and no offsets to commit, and the only request its close would
+     * wait for (ending its fetch session) queues at the broker behind the fetch held there for up to {@link
+     * #IDLE_WAIT}, so any wait for it lasts its whole bound; the broker evicts an idle session when it needs the room.
+     */
     @Override
     public void close() {
-        consumer.close(Duration.ofSeconds(2));
+        consumer.close(CloseOptions.timeout(Duration.ZERO));
     }
 }
