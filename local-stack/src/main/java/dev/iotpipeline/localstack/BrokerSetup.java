@@ -121,8 +121,9 @@ final class BrokerSetup {
     }
 
     /**
-     * Formats in this JVM, which has the broker's jars on its class path: a JVM of its own for it cost every first
-     * start a JVM start, 1 to 3 s before the broker's own. What the tool prints goes to broker.out, as the broker's.
+     * Formats in this JVM, which has the broker's jars on its class path: a JVM of its own cost every first start
+     * one more JVM start (0.7 s on slow cores), and showed the SCRAM password in its command line. What the tool
+     * prints goes to broker.out, as the broker's.
      */
     private void format(List<String> args) throws IOException {
         var printed = new ByteArrayOutputStream();
