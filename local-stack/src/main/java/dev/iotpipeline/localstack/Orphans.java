@@ -16,8 +16,12 @@ final class Orphans {
      * Its input is a pipe from this JVM that the JVM never writes to: `read -t 1` waits on it in the shell itself
      * (the `sleep 1` it replaced started a process every second in each watchdog, ~1.5 ms of CPU a second apiece:
      * docs/benchmarks/idle.md), and returns at once with end of input when this JVM is gone, however it ended.
+     * It ignores the signals a terminal's Ctrl-C, a hang-up or a `kill` of the launcher's process group send to every
+     * process in the group: it is in that group, and one such signal used to end it along with the launcher (which
+     * has no shutdown hook before READY), so a service stuck in its start outlived both.
      */
     private static final String WATCHDOG = """
+            trap '' INT TERM HUP
             child=$1 sig=$2
             while kill -0 "$child" 2>/dev/null; do
               read -r -t 1 _

@@ -44,6 +44,22 @@ class OrphansTest {
         await().atMost(Duration.ofSeconds(5)).until(() -> !watchdog.isAlive());
     }
 
+    @Test
+    void shouldOutliveTheSignalsSentToItsProcessGroupAndStillEndWithItsChild() throws Exception {
+        var watchdog = watchedChild();
+
+        for (var signal : List.of("INT", "TERM", "HUP")) {
+            Orphans.signal(watchdog.pid(), signal);
+        }
+        Thread.sleep(1500);
+
+        assertThat(watchdog.isAlive())
+                .as("the watchdog after INT, TERM and HUP")
+                .isTrue();
+        child.destroyForcibly().waitFor();
+        await().atMost(Duration.ofSeconds(5)).until(() -> !watchdog.isAlive());
+    }
+
     /** Starts a long-lived child under a watchdog; returns the watchdog. */
     private ProcessHandle watchedChild() throws Exception {
         child = new ProcessBuilder("sleep", "600").start();
