@@ -48,12 +48,15 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     private final short replicationFactor;
     private final int burst;
     private final List<Socket> kept = new ArrayList<>();
+    /** The circuit's stall watch held from round 0 to the warm-up's close; null outside. */
+    private KafkaCircuit.WarmupHold hold;
     /** From the rehearsal topic's creation to its deletion; null while there is no topic. */
     private RehearsalTopic topic;
 
     /**
      * @param admins an admin client for the rehearsal topic's creation and deletion, closed with the warm-up
-     * @param circuit whose probe connects before the first rehearsed uplink
+     * @param circuit whose probe connects before the first rehearsed uplink, and whose stall watch waits for the
+     *     warm-up to end
      * @param replicationFactor uplinks.encoded's, so that acks=all waits for the same replicas
      * @param burst new connections opened at once in one round, a request on each: what a fleet does to an instance
      *     that just (re)started. Tomcat keeps the request processors and socket buffers they leave (~85 KB a
@@ -86,7 +89,7 @@ final class IngestWarmup implements Warmup, AutoCloseable {
     @Override
     public void exercise(int round) throws Exception {
         if (round == 0) {
-            circuit.rehearseProbe();
+            hold = circuit.warmingUp();
             createTopic();
             for (int i = 0; i < CONNECTIONS; i++) {
                 kept.add(connect());
@@ -202,10 +205,17 @@ final class IngestWarmup implements Warmup, AutoCloseable {
             socket.close();
         }
         kept.clear();
-        if (topic != null) {
-            var created = topic;
-            topic = null;
-            created.close();
+        try {
+            if (topic != null) {
+                var created = topic;
+                topic = null;
+                created.close();
+            }
+        } finally {
+            if (hold != null) {
+                hold.close();
+                hold = null;
+            }
         }
     }
 }

@@ -206,13 +206,48 @@ class KafkaCircuitTest {
     }
 
     @Test
-    void shouldAskTheClusterOnceWhenRehearsingTheProbeAndLeaveTheCircuitAsItWas() throws Exception {
-        circuit.rehearseProbe();
+    void shouldAskTheClusterOnceWhenAWarmupBeginsAndLeaveTheCircuitAsItWas() throws Exception {
+        try (var hold = circuit.warmingUp()) {
+            assertThat(probes).hasValue(1);
+            assertThat(circuit.isOpen())
+                    .as("the cluster did not answer, but nothing waited for it")
+                    .isFalse();
+        }
+    }
 
-        assertThat(probes).hasValue(1);
+    @Test
+    void shouldLetAStalledRequestWaitDuringAWarmupAndRefuseItOnceTheWarmupEnds() throws Exception {
+        circuit.startProbing(Duration.ofSeconds(10), Duration.ofMillis(50));
+        var hold = circuit.warmingUp();
+        probes.set(0);
+
+        // a rehearsed uplink whose ack does not come while the cluster does not answer
+        var stalled = awaitingRequest();
+
+        await().during(Duration.ofMillis(400)).atMost(Duration.ofSeconds(2)).until(() -> !stalled.isDone());
         assertThat(circuit.isOpen())
-                .as("the cluster did not answer, but nothing waited for it")
+                .as("a stall alone opens nothing during a warm-up")
                 .isFalse();
+        assertThat(probes).as("nor probes the cluster").hasValue(0);
+
+        hold.close();
+        hold.close();
+
+        await().atMost(Duration.ofSeconds(5)).until(stalled::isDone);
+        assertThat(stalled.exceptionNow()).isInstanceOf(BrokerNotAvailableException.class);
+        assertThat(circuit.isOpen()).isTrue();
+    }
+
+    @Test
+    void shouldStillOpenOnAFailedSendDuringAWarmup() throws Exception {
+        try (var hold = circuit.warmingUp()) {
+            var waiting = awaitingRequest();
+
+            open();
+
+            assertThat(circuit.isOpen()).isTrue();
+            assertThat(waiting.exceptionNow()).isInstanceOf(BrokerNotAvailableException.class);
+        }
     }
 
     @Test
