@@ -1,7 +1,6 @@
 package dev.iotpipeline.localstack;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -91,19 +90,36 @@ final class EmbeddedStack {
                 false);
     }
 
-    /** Ports handed out in this JVM: the OS may offer one again before whoever asked for it binds it. */
+    /** Ports handed out in this JVM: a port is handed out once, whatever its holder did with it since. */
     private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
 
-    /** A port free now and not handed out before in this JVM (KafkaSaslIT once got the same port twice). */
+    /**
+     * Where ports are handed out from: below Linux's ephemeral range (32768-60999). A port the OS offers for
+     * {@code new ServerSocket(0)} comes from that range, and so does the local port of every outgoing connection on
+     * the machine: between the hand-out and a service binding it seconds later, a Kafka client's connection in the
+     * other test fork took one (RunConsoleIT: "Port 39937 was already in use").
+     */
+    static final int LOWEST_PORT = 20000;
+
+    static final int HIGHEST_PORT = 32000;
+
+    /** A port free now, not handed out before in this JVM, and outside the range outgoing connections draw from. */
     static int freePort() {
-        while (true) {
-            try (var socket = new ServerSocket(0)) {
-                if (HANDED_OUT.add(socket.getLocalPort())) {
-                    return socket.getLocalPort();
-                }
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+        var random = java.util.concurrent.ThreadLocalRandom.current();
+        for (int attempt = 0; attempt < 1000; attempt++) {
+            int port = random.nextInt(LOWEST_PORT, HIGHEST_PORT);
+            if (!HANDED_OUT.contains(port) && bindable(port) && HANDED_OUT.add(port)) {
+                return port;
             }
+        }
+        throw new IllegalStateException("no free port between " + LOWEST_PORT + " and " + HIGHEST_PORT);
+    }
+
+    private static boolean bindable(int port) {
+        try (var socket = new ServerSocket(port)) {
+            return true;
+        } catch (IOException e) {
+            return false;
         }
     }
 }

@@ -226,10 +226,10 @@ public final class KafkaCircuit implements AutoCloseable {
     /**
      * For the warm-up before readiness: asks the cluster once, as a probe does, ignoring the answer, so that the
      * probe's client is connected before a stall needs it, and holds the stall watch until the hold is closed. On a
-     * busy machine the broker can take longer than the probe's timeout to answer right after a start (a CI run saw
-     * its own warm-up take 5 s for 3 records): the warm-up's rehearsed uplinks then wait for their acks rather than
-     * open the circuit, refuse each other and drop the warm-up with a screenful of warnings. Sends that fail still
-     * open it, and a stall found once the hold is closed does too.
+     * busy machine the broker can take longer than the probe's timeout to answer right after a start (in a CI run,
+     * the broker's own warm-up took 5 s for 3 records): the warm-up's rehearsed uplinks then wait for their acks
+     * rather than open the circuit, refuse each other and drop the warm-up with a screenful of warnings. Sends that
+     * fail still open it, and a stall found once the hold is closed does too.
      */
     public WarmupHold warmingUp() throws InterruptedException {
         try {
