@@ -17,8 +17,9 @@ RUN groupadd --system --gid 10001 iot \
  && chown -R iot:iot /var/lib/iot
 COPY --chmod=0755 deploy/docker/healthcheck.sh /opt/iot/healthcheck
 # Heap as a share of the container's memory limit, so one limit in compose sizes both; a JVM that ran out of
-# memory exits and is restarted instead of limping on.
-ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError"
+# memory exits and is restarted instead of limping on. A smaller C2 inlining budget halves the compilers' work in
+# the first minute after a start (docs/benchmarks/raw/experiments/inline-small-code.md).
+ENV JAVA_TOOL_OPTIONS="-XX:MaxRAMPercentage=70 -XX:+ExitOnOutOfMemoryError -XX:InlineSmallCode=1000"
 USER iot
 WORKDIR /opt/iot
 # java is PID 1 (exec form), so docker stop's SIGTERM reaches Spring's graceful shutdown directly.

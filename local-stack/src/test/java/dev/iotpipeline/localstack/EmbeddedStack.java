@@ -5,6 +5,9 @@ import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ThreadLocalRandom;
 import org.springframework.util.FileSystemUtils;
 
 /**
@@ -91,7 +94,7 @@ final class EmbeddedStack {
     }
 
     /** Ports handed out in this JVM: a port is handed out once, whatever its holder did with it since. */
-    private static final java.util.Set<Integer> HANDED_OUT = java.util.concurrent.ConcurrentHashMap.newKeySet();
+    private static final Set<Integer> HANDED_OUT = ConcurrentHashMap.newKeySet();
 
     /**
      * Where ports are handed out from: below Linux's ephemeral range (32768-60999). A port the OS offers for
@@ -105,7 +108,7 @@ final class EmbeddedStack {
 
     /** A port free now, not handed out before in this JVM, and outside the range outgoing connections draw from. */
     static int freePort() {
-        var random = java.util.concurrent.ThreadLocalRandom.current();
+        var random = ThreadLocalRandom.current();
         for (int attempt = 0; attempt < 1000; attempt++) {
             int port = random.nextInt(LOWEST_PORT, HIGHEST_PORT);
             if (!HANDED_OUT.contains(port) && bindable(port) && HANDED_OUT.add(port)) {

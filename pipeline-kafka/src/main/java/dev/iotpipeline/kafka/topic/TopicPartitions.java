@@ -27,6 +27,9 @@ public final class TopicPartitions {
     private static final Logger log = LoggerFactory.getLogger(TopicPartitions.class);
     private static final int DESCRIBE_TIMEOUT_SECONDS = 10;
     private static final long POLL_MILLIS = 50;
+    // Admin.close() without a timeout waits for a pending call's own timeout (default.api.timeout.ms, a minute)
+    // after our get() gave up on it: a start against an unreachable broker would sit in close() that long.
+    static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(1);
 
     private TopicPartitions() {}
 
@@ -36,12 +39,23 @@ public final class TopicPartitions {
      * @param adminConfig a Kafka admin client configuration (Spring's {@code KafkaAdmin.getConfigurationProperties()})
      */
     public static NewTopic[] keepExisting(Map<String, Object> adminConfig, NewTopic... declared) {
-        try (var admin = client(adminConfig)) {
+        Admin admin = null;
+        try {
+            admin = client(adminConfig);
             return keepExisting(admin, declared);
         } catch (RuntimeException e) {
             // A client that cannot even be made is the admin's to report, with the declarations as they were.
             log.debug("Could not describe {}: {}", Arrays.toString(declared), e.toString());
             return declared;
+        } finally {
+            close(admin);
+        }
+    }
+
+    /** Closes {@code admin} (if any) without waiting longer than {@link #CLOSE_TIMEOUT} for its pending calls. */
+    static void close(Admin admin) {
+        if (admin != null) {
+            admin.close(CLOSE_TIMEOUT);
         }
     }
 
