@@ -53,6 +53,10 @@ class KafkaSaslIT {
                                 ? "spring.kafka.security.protocol"
                                 : "spring.kafka.properties." + key)
                         + "=" + value));
+        // This test is about every flow over SASL, not about refusing fast: under CI's two forks the first acks
+        // after readiness took longer than stall-after and the probe longer than its 500 ms (ci78), which opened
+        // the circuit and refused an uplink with 503. KafkaOutageIT and FaultSuiteIT keep the defaults.
+        properties.add("ingest.kafka.circuit.probe-timeout=5s");
         var settings = new LocalStack.Settings(
                 data,
                 base.ports(),
