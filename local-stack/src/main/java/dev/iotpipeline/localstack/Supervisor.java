@@ -211,6 +211,8 @@ final class Supervisor implements AutoCloseable {
         return seconds % 60 == 0 && seconds > 0 ? seconds / 60 + " min" : seconds + " s";
     }
 
+    static final Duration ENDING_WAIT = Duration.ofSeconds(1);
+
     /**
      * How a child process ended: its exit code, or the signal that killed it (the JDK reports death by signal N
      * as 128 + N, as shells do).
@@ -219,7 +221,14 @@ final class Supervisor implements AutoCloseable {
         if (process == null) {
             return "never started";
         }
-        if (process.isAlive()) {
+        try {
+            // The supervisor learns of a death from the process handle's exit event, which can come a moment before
+            // this Process's own reaper has recorded the status (SupervisorTest in ci79: "last: still running").
+            if (!process.waitFor(ENDING_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+                return "still running";
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
             return "still running";
         }
         int status = process.exitValue();

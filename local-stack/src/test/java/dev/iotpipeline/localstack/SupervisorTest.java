@@ -5,12 +5,15 @@ import static org.awaitility.Awaitility.await;
 
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -84,6 +87,63 @@ class SupervisorTest {
                         + "\\), ready \\d+\\.\\d s after it died")
                 .doesNotContain("kafka");
         assertThat(broker.starts).as("the part that did not die").hasValue(1);
+    }
+
+    @Test
+    void theEndingWaitsForAnExitStatusTheProcessHasNotRecordedYet() {
+        // As in ci79: the handle's exit event came first, and the Process's reaper recorded the status a moment later.
+        var recordedLate = new Process() {
+            private final long recordedAt = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(100);
+
+            @Override
+            public boolean isAlive() {
+                return System.nanoTime() < recordedAt;
+            }
+
+            @Override
+            public boolean waitFor(long timeout, TimeUnit unit) throws InterruptedException {
+                long left = recordedAt - System.nanoTime();
+                if (left > unit.toNanos(timeout)) {
+                    return false;
+                }
+                TimeUnit.NANOSECONDS.sleep(Math.max(left, 0));
+                return true;
+            }
+
+            @Override
+            public int exitValue() {
+                if (isAlive()) {
+                    throw new IllegalThreadStateException("process has not exited");
+                }
+                return 3;
+            }
+
+            @Override
+            public int waitFor() throws InterruptedException {
+                waitFor(1, TimeUnit.DAYS);
+                return exitValue();
+            }
+
+            @Override
+            public OutputStream getOutputStream() {
+                return OutputStream.nullOutputStream();
+            }
+
+            @Override
+            public InputStream getInputStream() {
+                return InputStream.nullInputStream();
+            }
+
+            @Override
+            public InputStream getErrorStream() {
+                return InputStream.nullInputStream();
+            }
+
+            @Override
+            public void destroy() {}
+        };
+
+        assertThat(Supervisor.ending(recordedLate)).isEqualTo("exit code 3");
     }
 
     @Test
