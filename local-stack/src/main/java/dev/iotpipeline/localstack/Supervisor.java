@@ -60,6 +60,7 @@ final class Supervisor implements AutoCloseable {
     }
 
     private static final DateTimeFormatter TIME = DateTimeFormatter.ofPattern("HH:mm:ss");
+    private static final Duration ENDING_WAIT = Duration.ofSeconds(1);
 
     private final List<Part> parts;
     private final Policy policy;
@@ -210,8 +211,6 @@ final class Supervisor implements AutoCloseable {
         long seconds = duration.toSeconds();
         return seconds % 60 == 0 && seconds > 0 ? seconds / 60 + " min" : seconds + " s";
     }
-
-    static final Duration ENDING_WAIT = Duration.ofSeconds(1);
 
     /**
      * How a child process ended: its exit code, or the signal that killed it (the JDK reports death by signal N
