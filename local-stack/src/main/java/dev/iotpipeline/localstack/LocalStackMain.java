@@ -90,12 +90,17 @@ public final class LocalStackMain {
                 .addShutdownHook(new Thread(
                         () -> {
                             System.out.println("Stopping the pipeline...");
+                            long stopping = System.nanoTime();
                             try {
                                 if (supervisor != null) {
                                     // First, so that the parts stopped now are not started again.
                                     supervisor.close();
                                 }
                                 stack.close();
+                                // The last line says the stop finished rather than hung, and where the data waits.
+                                System.out.printf(
+                                        "Stopped in %.1f s. Data kept in %s%n",
+                                        (System.nanoTime() - stopping) / 1e9, dataDir);
                             } catch (Exception e) {
                                 e.printStackTrace();
                             }
