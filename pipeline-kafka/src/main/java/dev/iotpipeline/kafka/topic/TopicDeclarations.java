@@ -66,13 +66,12 @@ public final class TopicDeclarations {
                 .map(topic -> topic.newTopic(partitions, replicationFactor))
                 .toArray(NewTopic[]::new);
         // One client for the look before the create and the wait after it; KafkaAdmin creates with its own.
-        var client = TopicPartitions.client(admin.getConfigurationProperties());
-        try {
-            admin.createOrModifyTopics(TopicPartitions.keepExisting(client, declared));
+        try (var client = TopicPartitions.client(admin.getConfigurationProperties())) {
+            admin.createOrModifyTopics(TopicPartitions.keepExisting(client.admin(), declared));
             return TopicPartitions.awaitLeaders(
-                    client, Arrays.stream(topics).map(PipelineTopic::topicName).toList(), timeout);
-        } finally {
-            TopicPartitions.close(client);
+                    client.admin(),
+                    Arrays.stream(topics).map(PipelineTopic::topicName).toList(),
+                    timeout);
         }
     }
 }

@@ -39,23 +39,12 @@ public final class TopicPartitions {
      * @param adminConfig a Kafka admin client configuration (Spring's {@code KafkaAdmin.getConfigurationProperties()})
      */
     public static NewTopic[] keepExisting(Map<String, Object> adminConfig, NewTopic... declared) {
-        Admin admin = null;
-        try {
-            admin = client(adminConfig);
-            return keepExisting(admin, declared);
+        try (var client = client(adminConfig)) {
+            return keepExisting(client.admin(), declared);
         } catch (RuntimeException e) {
             // A client that cannot even be made is the admin's to report, with the declarations as they were.
             log.debug("Could not describe {}: {}", Arrays.toString(declared), e.toString());
             return declared;
-        } finally {
-            close(admin);
-        }
-    }
-
-    /** Closes {@code admin} (if any) without waiting longer than {@link #CLOSE_TIMEOUT} for its pending calls. */
-    static void close(Admin admin) {
-        if (admin != null) {
-            admin.close(CLOSE_TIMEOUT);
         }
     }
 
@@ -79,10 +68,18 @@ public final class TopicPartitions {
     }
 
     /** An admin client of {@code adminConfig} (Spring's {@code KafkaAdmin.getConfigurationProperties()}). */
-    static Admin client(Map<String, Object> adminConfig) {
+    static Client client(Map<String, Object> adminConfig) {
         var config = new HashMap<>(adminConfig);
         config.putIfAbsent(AdminClientConfig.CLIENT_ID_CONFIG, "topic-partitions");
-        return Admin.create(config);
+        return new Client(Admin.create(config));
+    }
+
+    /** An admin client that, closed, waits at most {@link #CLOSE_TIMEOUT} for its pending calls. */
+    record Client(Admin admin) implements AutoCloseable {
+        @Override
+        public void close() {
+            admin.close(CLOSE_TIMEOUT);
+        }
     }
 
     /** One topic: see {@link #keepExisting(Map, NewTopic...)}. */
