@@ -1,11 +1,15 @@
 // Command postload posts EM300-TH uplinks to ingest open-loop at a fixed request rate for a fixed time, one
 // uplink or a batch per request, and reports what was accepted, the errors, the latency and its own CPU time.
+// With -closed it runs seed 003 suite 1's closed loop instead, as k6/run suite1-closed-loop does: one goroutine per
+// device, all starting together, each posting one uplink, waiting for the answer and sleeping -interval,
+// -iterations times; the same shape at a third of k6's CPU per POST, to tell the stack's share of a wave from k6's.
 // On a 2-core box k6 would take too much of the CPU the stack needs at thousands of requests per second; a
 // goroutine per connection, pre-built bodies and net/http's keep-alive pool cost about 60-100 µs of CPU per
 // request (measured against a stub server).
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -34,6 +38,10 @@ type config struct {
 	batch, devices, conns     int
 	duration, timeout         time.Duration
 	preconnect                bool
+	closed                    bool
+	iterations                int
+	interval                  time.Duration
+	prefix, samples           string
 }
 
 type report struct {
@@ -69,9 +77,12 @@ type report struct {
 	TransportErrorSample []string         `json:"transportErrorSample,omitempty"`
 }
 
-// worker holds one connection's results; each is written by its own goroutine only and merged at the end.
+// worker holds one connection's (or, closed, one device's) results; each is written by its own goroutine only and
+// merged at the end.
 type worker struct {
+	sample    bool
 	latencies []float32
+	answered  []int64 // with -samples: when each latency's response was read, ms since the epoch
 	status    map[int]int64
 	errors    int64
 	samples   []string
@@ -90,9 +101,18 @@ func main() {
 	flag.DurationVar(&c.duration, "duration", time.Minute, "how long to send")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Second, "a request without a response by then is a transport error")
 	flag.BoolVar(&c.preconnect, "preconnect", true, "open every connection before the clock starts, as devices that hold theirs have")
+	flag.BoolVar(&c.closed, "closed", false, "closed loop: each of -devices posts, waits for the answer and sleeps -interval, -iterations times (-rate, -duration and -conns unused)")
+	flag.IntVar(&c.iterations, "iterations", 60, "with -closed: uplinks per device")
+	flag.DurationVar(&c.interval, "interval", time.Second, "with -closed: sleep after each answer")
+	flag.StringVar(&c.prefix, "device-prefix", "em300-", "device ids are this prefix and 1 .. -devices")
+	flag.StringVar(&c.samples, "samples", "", "write every answered request here: ms since the epoch when its answer was read, its latency in ms")
 	flag.Parse()
-	if c.rate <= 0 || c.batch < 1 || c.devices < 1 || c.conns < 1 || c.duration <= 0 {
-		log.Fatal("-rate, -batch, -devices, -conns and -duration must be positive")
+	if c.closed {
+		c.conns, c.batch = c.devices, 1
+		c.rate, c.duration = float64(c.devices)/c.interval.Seconds(), time.Duration(c.iterations)*c.interval
+	}
+	if c.rate <= 0 || c.batch < 1 || c.devices < 1 || c.conns < 1 || c.duration <= 0 || c.iterations < 1 {
+		log.Fatal("-rate, -batch, -devices, -conns, -duration, -iterations and -interval must be positive")
 	}
 	target, err := url.Parse(fmt.Sprintf("%s/sensor-data/%s/encoded/em300th", strings.TrimRight(c.url, "/"), c.channel))
 	if err != nil {
@@ -115,27 +135,17 @@ func main() {
 	}
 
 	cpuBefore, wallBefore := cpuTimes(), time.Now()
-	// A token per connection: taken when a request is handed out, given back once its response is read.
-	idle := make(chan struct{}, c.conns)
-	work := make(chan int64, c.conns)
 	workers := make([]*worker, c.conns)
-	var wg sync.WaitGroup
 	for i := range workers {
-		w := &worker{status: map[int]int64{}}
-		workers[i] = w
-		idle <- struct{}{}
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for n := range work {
-				w.post(client, target, header, bodies[n%int64(len(bodies))])
-				idle <- struct{}{}
-			}
-		}()
+		workers[i] = &worker{status: map[int]int64{}, sample: c.samples != ""}
 	}
-	scheduled, missed, missedBySecond := schedule(c, idle, work)
-	close(work)
-	wg.Wait()
+	var scheduled, missed int64
+	var missedBySecond map[string]int64
+	if c.closed {
+		scheduled = closedLoop(c, workers, client, target, header)
+	} else {
+		scheduled, missed, missedBySecond = openLoop(c, workers, client, target, header, bodies)
+	}
 	wall := time.Since(wallBefore).Seconds()
 	cpuAfter := cpuTimes()
 
@@ -150,10 +160,89 @@ func main() {
 	r.CPUShare = round3(r.CPUSeconds / (wall * float64(r.Cores)))
 	out, _ := json.MarshalIndent(r, "", "  ")
 	fmt.Println(string(out))
+	if c.samples != "" {
+		writeSamples(c.samples, workers)
+	}
 	if c.report != "" {
 		if err := os.WriteFile(c.report, append(out, '\n'), 0o644); err != nil {
 			log.Fatal(err)
 		}
+	}
+}
+
+// openLoop hands request n to the first idle connection's worker at n/rate (schedule) and answers how many were
+// due, how many were not sent in time and those by second.
+func openLoop(c config, workers []*worker, client *http.Client, target *url.URL, header http.Header,
+	bodies [][]byte) (int64, int64, map[string]int64) {
+	// A token per connection: taken when a request is handed out, given back once its response is read.
+	idle := make(chan struct{}, c.conns)
+	work := make(chan int64, c.conns)
+	var wg sync.WaitGroup
+	for _, w := range workers {
+		idle <- struct{}{}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for n := range work {
+				w.post(client, target, header, bodies[n%int64(len(bodies))])
+				idle <- struct{}{}
+			}
+		}()
+	}
+	scheduled, missed, missedBySecond := schedule(c, idle, work)
+	close(work)
+	wg.Wait()
+	return scheduled, missed, missedBySecond
+}
+
+// closedLoop runs one goroutine per device, released together as k6 starts its VUs: post, read the answer, sleep,
+// -iterations times. It answers how many requests it made.
+func closedLoop(c config, workers []*worker, client *http.Client, target *url.URL, header http.Header) int64 {
+	start := make(chan struct{})
+	var wg sync.WaitGroup
+	for d, w := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-start
+			for i := 0; i < c.iterations; i++ {
+				// k6's temperatureOf: 20.0 .. 24.9 °C, stepping with the iteration and the device.
+				body := fmt.Sprintf(`{"deviceId":"%s%d","payloadHex":"%s"}`, c.prefix, d+1, em300thHex(90, 200+(i*7+d+1)%50, 50))
+				w.post(client, target, header, []byte(body))
+				if i < c.iterations-1 {
+					time.Sleep(c.interval)
+				}
+			}
+		}()
+	}
+	close(start)
+	wg.Wait()
+	return int64(len(workers) * c.iterations)
+}
+
+// em300thHex is a Milesight EM300-TH uplink: battery %, temperature in 0.1 °C, humidity in 0.5 %.
+func em300thHex(battery, decidegrees, halfPercents int) string {
+	return fmt.Sprintf("0175%02x0367%02x%02x0468%02x", battery, decidegrees&0xff, (decidegrees>>8)&0xff, halfPercents)
+}
+
+// writeSamples writes every answered request, in the order each worker saw them: answer time (ms since the epoch)
+// and latency (ms).
+func writeSamples(path string, workers []*worker) {
+	f, err := os.Create(path)
+	if err != nil {
+		log.Fatal(err)
+	}
+	out := bufio.NewWriter(f)
+	for _, w := range workers {
+		for i, at := range w.answered {
+			fmt.Fprintf(out, "%d %.3f\n", at, w.latencies[i])
+		}
+	}
+	if err := out.Flush(); err != nil {
+		log.Fatal(err)
+	}
+	if err := f.Close(); err != nil {
+		log.Fatal(err)
 	}
 }
 
@@ -201,7 +290,7 @@ func count(m *sync.Map) int {
 // batches, each starting at the next device, so that the device ids vary and nothing is encoded per request.
 func buildBodies(c config) [][]byte {
 	item := func(n int) string {
-		return fmt.Sprintf(`{"deviceId":"em300-%d","payloadHex":"01755C03673401046865","fPort":85}`, n%c.devices+1)
+		return fmt.Sprintf(`{"deviceId":"%s%d","payloadHex":"01755C03673401046865","fPort":85}`, c.prefix, n%c.devices+1)
 	}
 	bodies := make([][]byte, c.devices)
 	for d := range bodies {
@@ -264,7 +353,11 @@ func (w *worker) post(client *http.Client, target *url.URL, header http.Header, 
 	}
 	io.Copy(io.Discard, resp.Body)
 	resp.Body.Close()
-	w.latencies = append(w.latencies, float32(time.Since(sent).Seconds()*1000))
+	now := time.Now()
+	w.latencies = append(w.latencies, float32(now.Sub(sent).Seconds()*1000))
+	if w.sample {
+		w.answered = append(w.answered, now.UnixMilli())
+	}
 	w.status[resp.StatusCode]++
 }
 

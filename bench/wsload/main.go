@@ -24,10 +24,10 @@ import (
 )
 
 type config struct {
-	wsURL, ingestURL, token, deviceKey, channel, report, dump string
-	subscribers, devices                                      int
-	rate, connectRate                                         float64
-	duration, drain                                           time.Duration
+	wsURL, ingestURL, token, deviceKey, channel, report, dump, samples string
+	subscribers, devices                                               int
+	rate, connectRate                                                  float64
+	duration, drain                                                    time.Duration
 }
 
 type subscriber struct {
@@ -35,6 +35,7 @@ type subscriber struct {
 	received  int64
 	dropped   int64
 	latencies []float32
+	arrivals  []int64 // with -samples: when each latency's data unit was read, ms since the epoch
 	ready     chan struct{}
 	closeCode int
 }
@@ -81,7 +82,9 @@ func main() {
 	flag.DurationVar(&c.duration, "duration", time.Minute, "how long to publish (with -rate 0: to listen)")
 	flag.DurationVar(&c.drain, "drain", 5*time.Second, "how long to wait for deliveries after the last publish")
 	flag.StringVar(&c.dump, "dump", "", "write the first subscriber's latencies (ms, arrival order) here, one a line")
+	flag.StringVar(&c.samples, "samples", "", "write every data unit every subscriber read here: ms since the epoch when it was read, its latency in ms")
 	flag.Parse()
+	sampling = c.samples != ""
 
 	subs := connectAll(c)
 	connected := 0
@@ -108,6 +111,9 @@ func main() {
 			fmt.Fprintf(&b, "%.1f\n", v)
 		}
 		os.WriteFile(c.dump, []byte(b.String()), 0o644)
+	}
+	if c.samples != "" {
+		writeSamples(c.samples, subs)
 	}
 	r := summarise(c, subs, connected, published, failures)
 	r.PostP50Ms, r.PostP90Ms, r.PostP99Ms, r.PostMaxMs = percentiles(posts)
@@ -194,6 +200,9 @@ func (s *subscriber) read() {
 				if j := bytes.IndexByte(rest, '"'); j > 0 {
 					if t, err := time.Parse(time.RFC3339Nano, string(rest[:j])); err == nil {
 						s.latencies = append(s.latencies, float32(now.Sub(t).Seconds()*1000))
+						if sampling {
+							s.arrivals = append(s.arrivals, now.UnixMilli())
+						}
 					}
 				}
 			}
@@ -207,6 +216,22 @@ func (s *subscriber) read() {
 				close(s.ready)
 			}
 		}
+	}
+}
+
+// sampling: -samples was given, so each subscriber keeps when it read each data unit.
+var sampling bool
+
+// writeSamples writes each subscriber's data units in the order it read them: when (ms since the epoch), latency (ms).
+func writeSamples(path string, subs []*subscriber) {
+	var b strings.Builder
+	for _, s := range subs {
+		for i, at := range s.arrivals {
+			fmt.Fprintf(&b, "%d %.1f\n", at, s.latencies[i])
+		}
+	}
+	if err := os.WriteFile(path, []byte(b.String()), 0o644); err != nil {
+		log.Fatal(err)
 	}
 }
 
