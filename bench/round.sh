@@ -8,6 +8,10 @@
 #   latency-processes  ./pipeline aot --processes, then BENCH_PROCESSES=1 RUNS=3 bench/latency.sh
 #   throughput         RUNS=3 bench/throughput.sh
 #   seed-waves-null    TARGET=null RUNS=3 bench/seed-waves.sh
+# and, only when named, the seed shape from the Go generator on the in-JVM stack (after `latency`, whose AOT cache it
+# reads; docs/benchmarks/raw/experiments/seed-first-wave.md):
+#   seed-waves-go      GEN=go RUNS=3 bench/seed-waves.sh, warm
+#   seed-waves-go-cold GEN=go COLD=1 RUNS=3 bench/seed-waves.sh
 # Each step's report, raw results and log go to $ROUND/<step>[.md|/|.log] (default /tmp/round-<time>), not to
 # docs/benchmarks: whoever reads them writes them up there, beside the reports they replace. $ROUND/round.log has a
 # line per step. WAIT_UNTIL=HH:MM re-checks the speed every WAIT_EVERY seconds (600) until then instead of giving up
@@ -55,7 +59,11 @@ for step in $STEPS; do
       RUNS=3 OUT="$ROUND/$step" REPORT="$ROUND/$step.md" bench/throughput.sh > "$ROUND/$step.log" 2>&1 ;;
     seed-waves-null)
       TARGET=null RUNS=3 OUT="$ROUND/$step" REPORT="$ROUND/$step.md" bench/seed-waves.sh > "$ROUND/$step.log" 2>&1 ;;
-    *) say "$step: no such step (latency, latency-processes, throughput, seed-waves-null)"; exit 2 ;;
+    seed-waves-go)
+      GEN=go RUNS=3 OUT="$ROUND/$step" REPORT="$ROUND/$step.md" bench/seed-waves.sh > "$ROUND/$step.log" 2>&1 ;;
+    seed-waves-go-cold)
+      GEN=go COLD=1 RUNS=3 OUT="$ROUND/$step" REPORT="$ROUND/$step.md" bench/seed-waves.sh > "$ROUND/$step.log" 2>&1 ;;
+    *) say "$step: no such step (latency, latency-processes, throughput, seed-waves-null, seed-waves-go, seed-waves-go-cold)"; exit 2 ;;
   esac
   say "$step: done, report $ROUND/$step.md"
 done
