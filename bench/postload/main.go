@@ -2,7 +2,8 @@
 // uplink or a batch per request, and reports what was accepted, the errors, the latency and its own CPU time.
 // With -closed it runs seed 003 suite 1's closed loop instead, as k6/run suite1-closed-loop does: one goroutine per
 // device, all starting together, each posting one uplink, waiting for the answer and sleeping -interval,
-// -iterations times; the same shape at a third of k6's CPU per POST, to tell the stack's share of a wave from k6's.
+// -iterations times, each POST timed from its connection in hand as k6 times it; the same shape at a third of k6's
+// CPU per POST, to tell the stack's share of a wave from k6's.
 // On a 2-core box k6 would take too much of the CPU the stack needs at thousands of requests per second; a
 // goroutine per connection, pre-built bodies and net/http's keep-alive pool cost about 60-100 µs of CPU per
 // request (measured against a stub server).
@@ -80,7 +81,11 @@ type report struct {
 // worker holds one connection's (or, closed, one device's) results; each is written by its own goroutine only and
 // merged at the end.
 type worker struct {
-	sample    bool
+	sample bool
+	// With -closed, latencies run from the connection in hand, as k6's http_req_duration does (it leaves out
+	// http_req_blocked and http_req_connecting): ctx carries the trace that sets gotConn.
+	ctx       context.Context
+	gotConn   time.Time
 	latencies []float32
 	answered  []int64 // with -samples: when each latency's response was read, ms since the epoch
 	status    map[int]int64
@@ -101,7 +106,7 @@ func main() {
 	flag.DurationVar(&c.duration, "duration", time.Minute, "how long to send")
 	flag.DurationVar(&c.timeout, "timeout", 10*time.Second, "a request without a response by then is a transport error")
 	flag.BoolVar(&c.preconnect, "preconnect", true, "open every connection before the clock starts, as devices that hold theirs have")
-	flag.BoolVar(&c.closed, "closed", false, "closed loop: each of -devices posts, waits for the answer and sleeps -interval, -iterations times (-rate, -duration and -conns unused)")
+	flag.BoolVar(&c.closed, "closed", false, "closed loop: each of -devices posts, waits for the answer and sleeps -interval, -iterations times (-rate, -duration and -conns unused); latency from the connection in hand, as k6's http_req_duration")
 	flag.IntVar(&c.iterations, "iterations", 60, "with -closed: uplinks per device")
 	flag.DurationVar(&c.interval, "interval", time.Second, "with -closed: sleep after each answer")
 	flag.StringVar(&c.prefix, "device-prefix", "em300-", "device ids are this prefix and 1 .. -devices")
@@ -137,7 +142,12 @@ func main() {
 	cpuBefore, wallBefore := cpuTimes(), time.Now()
 	workers := make([]*worker, c.conns)
 	for i := range workers {
-		workers[i] = &worker{status: map[int]int64{}, sample: c.samples != ""}
+		w := &worker{status: map[int]int64{}, sample: c.samples != ""}
+		if c.closed {
+			w.ctx = httptrace.WithClientTrace(context.Background(), &httptrace.ClientTrace{
+				GotConn: func(httptrace.GotConnInfo) { w.gotConn = time.Now() }})
+		}
+		workers[i] = w
 	}
 	var scheduled, missed int64
 	var missedBySecond map[string]int64
@@ -342,8 +352,14 @@ func schedule(c config, idle <-chan struct{}, work chan<- int64) (scheduled, mis
 func (w *worker) post(client *http.Client, target *url.URL, header http.Header, body []byte) {
 	req := &http.Request{Method: http.MethodPost, URL: target, Proto: "HTTP/1.1", ProtoMajor: 1, ProtoMinor: 1,
 		Header: header, Body: io.NopCloser(bytes.NewReader(body)), ContentLength: int64(len(body)), Host: target.Host}
+	if w.ctx != nil {
+		req = req.WithContext(w.ctx)
+	}
 	sent := time.Now()
 	resp, err := client.Do(req)
+	if w.ctx != nil {
+		sent = w.gotConn
+	}
 	if err != nil {
 		w.errors++
 		if len(w.samples) < 3 {
