@@ -38,9 +38,10 @@ bench_stack() {
 # holds. DRAIN_TIMEOUT (s) bounds wait_stored.
 now_us() { local t=$EPOCHREALTIME; echo "${t/[.,]/}"; }
 
-# Data units stored so far by notify's history writer, exact (GET /data-units/count; its cost grows with the rows).
+# stored_count [CHANNEL]: data units of CHANNEL (demo) stored so far by notify's history writer, exact
+# (GET /data-units/count; its cost grows with the rows).
 stored_count() {
-  curl -sf -H "Authorization: Bearer $DASHBOARD_TOKEN" "$NOTIFY_URL/data-units/count?channel=demo" \
+  curl -sf -H "Authorization: Bearer $DASHBOARD_TOKEN" "$NOTIFY_URL/data-units/count?channel=${1:-demo}" \
     | sed -n 's/.*"count":\([0-9]*\).*/\1/p'
 }
 

@@ -30,21 +30,20 @@ esac
 
 # go_run DIR: the seed shape from bench/postload and bench/wsload on a fresh channel, samples and reports into DIR.
 go_run() {
-  local dir=$1 channel="seed-waves-go-$RANDOM$RANDOM" stored=0 i
+  local dir=$1 channel="seed-waves-go-$RANDOM$RANDOM" devices=500 iterations=60 stored=0 i
   mkdir -p "$dir"
   # Listens through the 60 s of waves (and the answers' own time) and 10 s more for the last deliveries.
-  bench/wsload/wsload -ws "$WS_URL" -token "${DASHBOARD_TOKEN:-demo-dashboard-token}" -channel "$channel" -subscribers 1 -rate 0 \
+  bench/wsload/wsload -ws "$WS_URL" -token "$DASHBOARD_TOKEN" -channel "$channel" -subscribers 1 -rate 0 \
     -duration 65s -drain 10s -samples "$dir/lapse.txt" -report "$dir/wsload.json" > "$dir/wsload.log" 2>&1 &
   sleep 0.5
   # No pre-opened connections: k6's VUs open theirs with their first POST, in the first wave.
-  bench/postload/postload -closed -devices 500 -iterations 60 -interval 1s -preconnect=false -url "$INGEST_URL" \
-    -key "${DEVICE_KEY:-demo-device-key}" -channel "$channel" -device-prefix seed-go- -samples "$dir/posts.txt" \
+  bench/postload/postload -closed -devices "$devices" -iterations "$iterations" -interval 1s -preconnect=false \
+    -url "$INGEST_URL" -key "$DEVICE_KEY" -channel "$channel" -device-prefix seed-go- -samples "$dir/posts.txt" \
     -report "$dir/postload.json" > "$dir/postload.log" 2>&1 || echo "postload exit $?" >> "$dir/../failures.txt"
   wait || echo "wsload exit $?" >> "$dir/../failures.txt"
   for i in $(seq 60); do
-    stored=$(curl -sf -H "Authorization: Bearer ${DASHBOARD_TOKEN:-demo-dashboard-token}" "$NOTIFY_URL/data-units/count?channel=$channel" \
-      | sed -n 's/.*"count":\([0-9]*\).*/\1/p') || true
-    [ "${stored:-0}" -lt 30000 ] || break
+    stored=$(stored_count "$channel") || true
+    [ "${stored:-0}" -lt $((devices * iterations)) ] || break
     sleep 1
   done
   echo "${stored:-0}" > "$dir/stored.txt"
@@ -104,7 +103,7 @@ if [ "${REPORT_ONLY:-}" != 1 ]; then
       (cd bench/nullserver && go build -o nullserver .)
       bench/nullserver/nullserver -addr 127.0.0.1:28090 -feed & null=$!
       INGEST_URL=http://127.0.0.1:28090 NOTIFY_URL=http://127.0.0.1:28090 WS_URL=ws://127.0.0.1:28090/ws \
-        measure "$OUT/run-$run" || true
+        DEVICE_KEY=demo-device-key DASHBOARD_TOKEN=demo-dashboard-token measure "$OUT/run-$run" || true
       kill "$null"
     else
       bench_stack "$OUT/run-$run/stack.log" measure "$OUT/run-$run"
