@@ -39,6 +39,10 @@ final class ServiceProperties {
             // against 15.6 without, with no cold figure better beyond the runs' spread
             // (docs/benchmarks/raw/experiments/compiler-settle.md).
             properties.add("iot.warmup.settle-max-time=0");
+            // One heap: the last service to start collects what every warm-up left, once.
+            if (service != Service.values()[Service.values().length - 1]) {
+                properties.add("iot.warmup.collect=false");
+            }
         }
         // Every service knows the three credentials of the local stack; each accepts only the roles its routes
         // name. The demo device key serves load tests too, so its rate limit is far above what one machine sends.

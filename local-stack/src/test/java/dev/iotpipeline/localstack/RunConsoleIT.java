@@ -82,6 +82,11 @@ class RunConsoleIT {
                     .anySatisfy(line -> assertThat(line).startsWith("decoder "))
                     .anySatisfy(line -> assertThat(line).startsWith("rules "))
                     .anySatisfy(line -> assertThat(line).startsWith("notify ").contains(", live "));
+            // One heap: the last service to start collected it once, for every warm-up before it.
+            assertThat(beforeBanner.lines().filter(line -> line.contains("heap collected in")))
+                    .singleElement()
+                    .asString()
+                    .contains("before reporting ready: ingest POST ");
             assertThat(beforeBanner).contains("Kafka broker warmed up in");
             var warmupData = HttpClient.newHttpClient()
                     .send(

@@ -29,16 +29,22 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
     private final List<Warmup> warmups;
     private final WarmupProperties properties;
     private final LongSupplier compilationMillis;
+    private final Runnable collector;
 
     public WarmupRunner(List<Warmup> warmups, WarmupProperties properties) {
-        this(warmups, properties, CompilerThreads.cpuMillis());
+        this(warmups, properties, CompilerThreads.cpuMillis(), System::gc);
     }
 
-    /** @param compilationMillis the JIT compilers' CPU time so far (ms, all their threads), or null where not known */
-    WarmupRunner(List<Warmup> warmups, WarmupProperties properties, LongSupplier compilationMillis) {
+    /**
+     * @param compilationMillis the JIT compilers' CPU time so far (ms, all their threads), or null where not known
+     * @param collector a full collection of the heap
+     */
+    WarmupRunner(
+            List<Warmup> warmups, WarmupProperties properties, LongSupplier compilationMillis, Runnable collector) {
         this.warmups = List.copyOf(warmups);
         this.properties = properties;
         this.compilationMillis = compilationMillis;
+        this.collector = collector;
     }
 
     @Override
@@ -77,10 +83,12 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
             }
         }
         long settled = settle();
+        long collected = collect();
         log.info(
-                "Warmed up in {} ms (compilers settled in {} ms) before reporting ready: {}",
+                "Warmed up in {} ms (compilers settled in {} ms{}) before reporting ready: {}",
                 (System.nanoTime() - started) / 1_000_000,
                 settled,
+                collected < 0 ? "" : ", heap collected in " + collected + " ms",
                 rounds.entrySet().stream()
                         .map(e -> e.getKey() + " " + e.getValue() + " rounds")
                         .collect(Collectors.joining(", ")));
@@ -112,6 +120,22 @@ public final class WarmupRunner implements ApplicationRunner, Ordered {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+        return (System.nanoTime() - started) / 1_000_000;
+    }
+
+    /**
+     * One full collection, unless turned off: what the rounds left live (Tomcat's processors and buffers for a burst of
+     * connections, caches, the warm-up's own leftovers) is promoted and compacted now rather than copied by the first
+     * young collections under load, which paused a cold in-JVM stack 37-119 ms a few seconds into its first load and
+     * 23-52 ms once or twice after (docs/benchmarks/raw/experiments/warmup-collect.md). Returns the time it took, in ms,
+     * or -1 when turned off.
+     */
+    private long collect() {
+        if (!properties.collect()) {
+            return -1;
+        }
+        long started = System.nanoTime();
+        collector.run();
         return (System.nanoTime() - started) / 1_000_000;
     }
 

@@ -36,7 +36,7 @@ class WarmupRunnerTest {
     void runsEveryWarmupInTurnsForTheConfiguredRounds() {
         new WarmupRunner(
                         List.of(recording("a", -1), recording("b", -1)),
-                        new WarmupProperties(true, 3, Duration.ofSeconds(30), Duration.ZERO))
+                        new WarmupProperties(true, 3, Duration.ofSeconds(30), Duration.ZERO, false))
                 .run(null);
 
         assertThat(calls).containsExactly("a0", "b0", "a1", "b1", "a2", "b2");
@@ -46,7 +46,7 @@ class WarmupRunnerTest {
     void dropsAWarmupThatFailsAndGoesOnWithTheOthers() {
         new WarmupRunner(
                         List.of(recording("a", 1), recording("b", -1)),
-                        new WarmupProperties(true, 4, Duration.ofSeconds(30), Duration.ZERO))
+                        new WarmupProperties(true, 4, Duration.ofSeconds(30), Duration.ZERO, false))
                 .run(null);
 
         assertThat(calls).containsExactly("a0", "b0", "a1", "b1", "b2", "b3");
@@ -67,7 +67,9 @@ class WarmupRunnerTest {
             }
         };
 
-        new WarmupRunner(List.of(slow), new WarmupProperties(true, 1_000_000, Duration.ofMillis(100), Duration.ZERO))
+        new WarmupRunner(
+                        List.of(slow),
+                        new WarmupProperties(true, 1_000_000, Duration.ofMillis(100), Duration.ZERO, false))
                 .run(null);
 
         assertThat(calls.size()).isBetween(2, 10);
@@ -85,8 +87,9 @@ class WarmupRunnerTest {
 
         new WarmupRunner(
                         List.of(recording("a", -1)),
-                        new WarmupProperties(true, 1, Duration.ofSeconds(30), Duration.ofSeconds(30)),
-                        compilation)
+                        new WarmupProperties(true, 1, Duration.ofSeconds(30), Duration.ofSeconds(30), false),
+                        compilation,
+                        () -> {})
                 .run(null);
 
         assertThat(reads.get()).isEqualTo(5);
@@ -102,8 +105,9 @@ class WarmupRunnerTest {
 
         new WarmupRunner(
                         List.of(recording("a", -1)),
-                        new WarmupProperties(true, 1, Duration.ofSeconds(30), Duration.ofMillis(350)),
-                        alwaysBusy)
+                        new WarmupProperties(true, 1, Duration.ofSeconds(30), Duration.ofMillis(350), false),
+                        alwaysBusy,
+                        () -> {})
                 .run(null);
 
         assertThat(Duration.ofNanos(System.nanoTime() - started))
@@ -112,10 +116,34 @@ class WarmupRunnerTest {
     }
 
     @Test
+    void collectsTheHeapOnceAfterItsRounds() {
+        new WarmupRunner(
+                        List.of(recording("a", -1)),
+                        new WarmupProperties(true, 2, Duration.ofSeconds(30), Duration.ZERO, true),
+                        null,
+                        () -> calls.add("collected"))
+                .run(null);
+
+        assertThat(calls).containsExactly("a0", "a1", "collected");
+    }
+
+    @Test
+    void leavesTheHeapAloneWhenCollectingIsOff() {
+        new WarmupRunner(
+                        List.of(recording("a", -1)),
+                        new WarmupProperties(true, 2, Duration.ofSeconds(30), Duration.ZERO, false),
+                        null,
+                        () -> calls.add("collected"))
+                .run(null);
+
+        assertThat(calls).containsExactly("a0", "a1");
+    }
+
+    @Test
     void runsNothingWhenTurnedOff() {
         new WarmupRunner(
                         List.of(recording("a", -1)),
-                        new WarmupProperties(false, 3, Duration.ofSeconds(30), Duration.ZERO))
+                        new WarmupProperties(false, 3, Duration.ofSeconds(30), Duration.ZERO, false))
                 .run(null);
 
         assertThat(calls).isEmpty();
