@@ -9,6 +9,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.LongSupplier;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** The runner's turns, budgets and failures, on recording warm-ups. */
 class WarmupRunnerTest {
@@ -115,28 +117,17 @@ class WarmupRunnerTest {
                 .isLessThan(Duration.ofSeconds(5));
     }
 
-    @Test
-    void collectsTheHeapOnceAfterItsRounds() {
+    @ParameterizedTest(name = "collect={0}")
+    @ValueSource(booleans = {true, false})
+    void collectsTheHeapOnceAfterItsRoundsUnlessTurnedOff(boolean collect) {
         new WarmupRunner(
                         List.of(recording("a", -1)),
-                        new WarmupProperties(true, 2, Duration.ofSeconds(30), Duration.ZERO, true),
+                        new WarmupProperties(true, 2, Duration.ofSeconds(30), Duration.ZERO, collect),
                         null,
                         () -> calls.add("collected"))
                 .run(null);
 
-        assertThat(calls).containsExactly("a0", "a1", "collected");
-    }
-
-    @Test
-    void leavesTheHeapAloneWhenCollectingIsOff() {
-        new WarmupRunner(
-                        List.of(recording("a", -1)),
-                        new WarmupProperties(true, 2, Duration.ofSeconds(30), Duration.ZERO, false),
-                        null,
-                        () -> calls.add("collected"))
-                .run(null);
-
-        assertThat(calls).containsExactly("a0", "a1");
+        assertThat(calls).isEqualTo(collect ? List.of("a0", "a1", "collected") : List.of("a0", "a1"));
     }
 
     @Test
