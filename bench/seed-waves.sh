@@ -12,8 +12,9 @@
 # alone make of the POST and time_lapse latencies on these cores, every hop costing nothing.
 # GEN=go replaces k6 with the same shape in Go (bench/postload -closed: 500 goroutines that start together, POST,
 # read the answer, sleep 1 s, 60 times; bench/wsload listening on the run's channel for time_lapse), a third of
-# k6's CPU per POST: what the stack makes of the seed's waves when the generator is not the bottleneck. COLD=1 (stack
-# only) measures the first run right after READY instead of the run after a warm-up. With a stack, the report also
+# k6's CPU per POST: what the stack makes of the seed's waves when the generator is not the bottleneck; with WAVES=1
+# as well, every second's POSTs are released together as the first second's are (postload -waves), so that one run
+# holds sixty first waves rather than one. COLD=1 (stack only) measures the first run right after READY instead of the run after a warm-up. With a stack, the report also
 # gives the stack's own CPU per POST over the measured run (bench/lib.sh's part_cpu, every part but the generator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -37,8 +38,8 @@ go_run() {
     -duration 65s -drain 10s -samples "$dir/lapse.txt" -report "$dir/wsload.json" > "$dir/wsload.log" 2>&1 &
   sleep 0.5
   # No pre-opened connections: k6's VUs open theirs with their first POST, in the first wave.
-  bench/postload/postload -closed -devices "$devices" -iterations "$iterations" -interval 1s -preconnect=false \
-    -url "$INGEST_URL" -key "$DEVICE_KEY" -channel "$channel" -device-prefix seed-go- -samples "$dir/posts.txt" \
+  bench/postload/postload -closed ${WAVES:+-waves} -devices "$devices" -iterations "$iterations" -interval 1s \
+    -preconnect=false -url "$INGEST_URL" -key "$DEVICE_KEY" -channel "$channel" -device-prefix seed-go- -samples "$dir/posts.txt" \
     -report "$dir/postload.json" > "$dir/postload.log" 2>&1 || echo "postload exit $?" >> "$dir/../failures.txt"
   wait || echo "wsload exit $?" >> "$dir/../failures.txt"
   for i in $(seq 60); do
@@ -96,6 +97,7 @@ if [ "${REPORT_ONLY:-}" != 1 ]; then
   echo "$(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . ':!docs' || echo ' (uncommitted changes)')" > "$OUT/commit.txt"
   echo "$GEN" > "$OUT/gen.txt"
   echo "$COLD" > "$OUT/cold.txt"
+  echo "${WAVES:-}" > "$OUT/waves.txt"
   for run in $(seq 1 "$RUNS"); do
     mkdir -p "$OUT/run-$run"
     echo "seed-waves run $run of $RUNS"
@@ -125,6 +127,7 @@ split_samples() {
 # The generator and the phase the raw runs were made with (written with them, so that REPORT_ONLY=1 reads them back).
 if [ "${REPORT_ONLY:-}" = 1 ]; then
   GEN=$(cat "$OUT/gen.txt" 2>/dev/null || echo k6) COLD=$(cat "$OUT/cold.txt" 2>/dev/null || true)
+  WAVES=$(cat "$OUT/waves.txt" 2>/dev/null || true)
 fi
 if [ "$GEN" = go ]; then gen="the Go generator"; else gen="k6"; fi
 stack_cpu() { [ -f "$1/stack-cpu-s.txt" ] && awk -v c="$(cat "$1/stack-cpu-s.txt")" -v n="$2" 'BEGIN { printf "%.0f", c * 1e6 / n }' || echo -; }
@@ -146,10 +149,12 @@ done
 {
   echo "# Seed shape: where the POST p99 comes from"
   echo
-  echo "- **Command:** \`${BENCH_PROCESSES:+BENCH_PROCESSES=1 }$([ "$TARGET" = stack ] || echo "TARGET=$TARGET ")$([ "$GEN" = k6 ] || echo "GEN=$GEN ")${COLD:+COLD=1 }$([ "$FIRST" = 10 ] || echo "FIRST=$FIRST ")RUNS=$RUNS bench/seed-waves.sh\`"
+  echo "- **Command:** \`${BENCH_PROCESSES:+BENCH_PROCESSES=1 }$([ "$TARGET" = stack ] || echo "TARGET=$TARGET ")$([ "$GEN" = k6 ] || echo "GEN=$GEN ")$([ "$COLD" != 1 ] || echo "COLD=1 ")${WAVES:+WAVES=1 }$([ "$FIRST" = 10 ] || echo "FIRST=$FIRST ")RUNS=$RUNS bench/seed-waves.sh\`"
   echo "- **Commit:** $(cat "$OUT/commit.txt"); $(nproc) cores; $(java -version 2>&1 | head -1)"
   if [ "$GEN" = go ]; then
-    shape="\`bench/postload -closed\` (500 goroutines started together × 60: POST, read the answer, sleep 1 s; each sample timed in Go) with \`bench/wsload\` subscribed to the run's channel for time_lapse (its receipt of each data unit)"
+    shape="\`bench/postload -closed\` (500 goroutines started together × 60: POST, read the answer, sleep 1 s; each sample timed in Go)"
+    [ -z "${WAVES:-}" ] || shape="\`bench/postload -closed -waves\` (500 goroutines × 60: POST, read the answer, wait for the next 1 s tick, so that each second's 500 POSTs are released together as the first second's are; each sample timed in Go)"
+    shape="$shape with \`bench/wsload\` subscribed to the run's channel for time_lapse (its receipt of each data unit)"
   else
     shape="\`k6/run suite1-closed-loop\` (500 VUs × 60: POST, sleep 1 s) measured with k6's per-sample CSV"
   fi

@@ -3,7 +3,8 @@
 // With -closed it runs seed 003 suite 1's closed loop instead, as k6/run suite1-closed-loop does: one goroutine per
 // device, all starting together, each posting one uplink, waiting for the answer and sleeping -interval,
 // -iterations times, each POST timed from its connection in hand as k6 times it; the same shape at a third of k6's
-// CPU per POST, to tell the stack's share of a wave from k6's.
+// CPU per POST, to tell the stack's share of a wave from k6's. With -waves as well, every device posts at each tick
+// -interval apart, so that each wave is released together as the first one is: many first waves in one run.
 // On a 2-core box k6 would take too much of the CPU the stack needs at thousands of requests per second; a
 // goroutine per connection, pre-built bodies and net/http's keep-alive pool cost about 60-100 µs of CPU per
 // request (measured against a stub server).
@@ -40,6 +41,7 @@ type config struct {
 	duration, timeout         time.Duration
 	preconnect                bool
 	closed                    bool
+	waves                     bool
 	iterations                int
 	interval                  time.Duration
 	prefix, samples           string
@@ -109,6 +111,7 @@ func main() {
 	flag.BoolVar(&c.closed, "closed", false, "closed loop: each of -devices posts, waits for the answer and sleeps -interval, -iterations times (-rate, -duration and -conns unused); latency from the connection in hand, as k6's http_req_duration")
 	flag.IntVar(&c.iterations, "iterations", 60, "with -closed: uplinks per device")
 	flag.DurationVar(&c.interval, "interval", time.Second, "with -closed: sleep after each answer")
+	flag.BoolVar(&c.waves, "waves", false, "with -closed: post on ticks -interval apart, every device at each tick (each wave released together, as the first is) instead of sleeping -interval after each answer; an answer later than the next tick posts at once")
 	flag.StringVar(&c.prefix, "device-prefix", "em300-", "device ids are this prefix and 1 .. -devices")
 	flag.StringVar(&c.samples, "samples", "", "write every answered request here: ms since the epoch when its answer was read, its latency in ms")
 	flag.Parse()
@@ -210,6 +213,7 @@ func openLoop(c config, workers []*worker, client *http.Client, target *url.URL,
 func closedLoop(c config, workers []*worker, client *http.Client, target *url.URL, header http.Header) int64 {
 	start := make(chan struct{})
 	var wg sync.WaitGroup
+	var released time.Time
 	for d, w := range workers {
 		wg.Add(1)
 		go func() {
@@ -220,11 +224,16 @@ func closedLoop(c config, workers []*worker, client *http.Client, target *url.UR
 				body := fmt.Sprintf(`{"deviceId":"%s%d","payloadHex":"%s"}`, c.prefix, d+1, em300thHex(90, 200+(i*7+d+1)%50, 50))
 				w.post(client, target, header, []byte(body))
 				if i < c.iterations-1 {
-					time.Sleep(c.interval)
+					if c.waves {
+						time.Sleep(time.Until(released.Add(time.Duration(i+1) * c.interval)))
+					} else {
+						time.Sleep(c.interval)
+					}
 				}
 			}
 		}()
 	}
+	released = time.Now()
 	close(start)
 	wg.Wait()
 	return int64(len(workers) * c.iterations)
