@@ -7,11 +7,12 @@
 #   W      the answer written by the thread that completes the publish, with blocking output (IOT_EXP_ASYNC=1; the
 #          same build; its reports name the arm A)
 #   N<k>   the JIT compiler threads at nice k (-XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=k)
-#   A, S   after the change: A as built (the answer from the completing thread, non-blocking output), S with
-#          ingest.device-path.answer-on-ack=false (the request's own thread waits, as before)
+#   A, S   a build with on-ack.patch applied: A as built (the answer from the completing thread, non-blocking
+#          output), S with ingest.device-path.answer-on-ack=false (the request's own thread waits, as before)
 # The stack's console is kept beside each report for its READY time. Runs here: ARMS="B 64 32 B 64 32" DIR=active,
 # ARMS="B N10 N19 B N10 N19 B N10 N19" DIR=nice, ARMS="B W W B B W" DIR=blocking-write (then COLD=0 START=6),
-# ARMS="S A A S S A" DIR=on-ack (then COLD=0 START=6).
+# ARMS="S A A S S A" DIR=on-ack, then WAVES=1 COLD=0 ARMS="S A S A" DIR=waves (WAVES and COLD reach seed-waves.sh);
+# the two probe runs (ARMS="S A" DIR=probe) had timing probes added to on-ack.patch's build for them only.
 cd "$(dirname "$0")/../../../../.." || exit 1
 BASE="-Xms1g -Xmx2g -XX:+UseParallelGC -XX:SweeperThreshold=50 -XX:MetaspaceSize=128m -XX:InlineSmallCode=1000"
 DIR=${DIR:-/tmp/cold-wave-arms}
