@@ -14,8 +14,9 @@
 # read the answer, sleep 1 s, 60 times; bench/wsload listening on the run's channel for time_lapse), a third of
 # k6's CPU per POST: what the stack makes of the seed's waves when the generator is not the bottleneck; with WAVES=1
 # as well, every second's POSTs are released together as the first second's are (postload -waves), so that one run
-# holds sixty first waves rather than one. COLD=1 (stack only) measures the first run right after READY instead of the run after a warm-up. With a stack, the report also
-# gives the stack's own CPU per POST over the measured run (bench/lib.sh's part_cpu, every part but the generator).
+# holds sixty first waves rather than one. COLD=1 (stack only) measures the first run right after READY instead of
+# the run after a warm-up. With a stack, the report also gives the stack's own CPU per POST over the measured run
+# (bench/lib.sh's part_cpu, every part but the generator).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -39,8 +40,8 @@ go_run() {
   sleep 0.5
   # No pre-opened connections: k6's VUs open theirs with their first POST, in the first wave.
   bench/postload/postload -closed ${WAVES:+-waves} -devices "$devices" -iterations "$iterations" -interval 1s \
-    -preconnect=false -url "$INGEST_URL" -key "$DEVICE_KEY" -channel "$channel" -device-prefix seed-go- -samples "$dir/posts.txt" \
-    -report "$dir/postload.json" > "$dir/postload.log" 2>&1 || echo "postload exit $?" >> "$dir/../failures.txt"
+    -preconnect=false -url "$INGEST_URL" -key "$DEVICE_KEY" -channel "$channel" -device-prefix seed-go- \
+    -samples "$dir/posts.txt" -report "$dir/postload.json" > "$dir/postload.log" 2>&1 || echo "postload exit $?" >> "$dir/../failures.txt"
   wait || echo "wsload exit $?" >> "$dir/../failures.txt"
   for i in $(seq 60); do
     stored=$(stored_count "$channel") || true
