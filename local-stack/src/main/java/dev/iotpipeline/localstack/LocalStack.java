@@ -225,6 +225,10 @@ public final class LocalStack implements AutoCloseable {
         var app = service.application();
         // One shutdown hook for the whole stack (see LocalStackMain), so services stop before Kafka does.
         app.setRegisterShutdownHook(false);
+        // The banner lists what started. Spring's startup lines would go to the logger of whatever class's main
+        // method is on the starting thread: the launcher's, which the console quiets, but none on --then's start
+        // thread, and then four times three lines under Spring's own logger.
+        app.setLogStartupInfo(false);
         var context = app.run(args);
         services.add(context);
         return context;
