@@ -1,0 +1,30 @@
+"""The span from the credential check to the answer written, split further (first-wave-split.md, second probe): the
+server samples hold Tomcat's start, the lean path's entry, the credential checked, the answer written, then from
+UplinkIntake: admitted (registry and rate limit passed), the publish call returned, the publish acknowledged (on
+the producer's thread), the request's thread resumed; epoch ms. Arguments: OUT:server-file pairs."""
+import gzip, sys
+
+def pct(values, f):
+    values = sorted(values)
+    return values[min(len(values) - 1, int(len(values) * f))]
+
+def row(name, values):
+    return f"  {name:40} p10 / p40 / p50 / p90 / max  " + " / ".join(f"{pct(values, f):.1f}" for f in (.1, .4, .5, .9, .999))
+
+for run in sys.argv[1:]:
+    out, server = run.split(':')
+    client = [tuple(map(float, l.split())) for l in gzip.open(f'{out}/run-1/posts.txt.gz', 'rt')]
+    samples = [tuple(map(float, l.split())) for l in open(server)]
+    release = min(t - x for t, x in client)
+    for label, chosen in (("the first wave", [s for s in samples if release - 50 <= s[0] < release + 1000]),
+                          ("after 10 s", [s for s in samples if s[0] - release > 10000])):
+        print(f"{out}: {label}, {len(chosen)} requests, ms")
+        if label == "the first wave":
+            print(row("generator: POST latency", [x for t, x in client if t - release < 1000]))
+            print(row("release -> Tomcat starts the request", [s[0] - release for s in chosen]))
+        print(row("credential checked -> admitted (parse)", [s[4] - s[2] for s in chosen]))
+        print(row("admitted -> publish call returned", [s[5] - s[4] for s in chosen]))
+        print(row("returned -> acknowledged", [max(0, s[6] - s[5]) for s in chosen]))
+        print(row("acknowledged -> thread resumed", [max(0, s[7] - s[6]) for s in chosen]))
+        print(row("resumed -> answer written", [s[3] - s[7] for s in chosen]))
+        print(row("credential checked -> answer written", [s[3] - s[2] for s in chosen]))
