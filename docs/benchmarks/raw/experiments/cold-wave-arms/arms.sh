@@ -9,7 +9,7 @@
 #   N<k>   the JIT compiler threads at nice k (-XX:ThreadPriorityPolicy=1 -XX:CompilerThreadPriority=k)
 #   A, S   a build with on-ack.patch applied: A as built (the answer from the completing thread, non-blocking
 #          output), S with ingest.device-path.answer-on-ack=false (the request's own thread waits, as before)
-#   P<n>   a build with ../answer-writers/answer-writers.patch applied (on-ack.patch plus a switch): the answer
+#   P<n>   a build with on-ack.patch and then ../answer-writers/answer-writers.patch (a switch) applied: the answer
 #          handed from the completing thread to n platform threads, which write it (IOT_EXP_WRITERS=n)
 # The stack's console is kept beside each report for its READY time. Runs here: ARMS="B 64 32 B 64 32" DIR=active,
 # ARMS="B N10 N19 B N10 N19 B N10 N19" DIR=nice, ARMS="B W W B B W" DIR=blocking-write (then COLD=0 START=6),
