@@ -32,6 +32,15 @@ k6_cpu_per_post() {
   sed -n 's/.*k6 CPU per POST \([0-9.]*\) µs.*/\1/p' "$dir.md" | cut -d. -f1
 }
 
+# WAIT_UNTIL as seconds since the epoch: the next such time of day, tomorrow's if today's has passed.
+wait_until_epoch() {
+  local t
+  t=$(date -d "$WAIT_UNTIL" +%s)
+  [ "$t" -gt "$(date +%s)" ] || t=$(date -d "tomorrow $WAIT_UNTIL" +%s)
+  echo "$t"
+}
+[ -z "${WAIT_UNTIL:-}" ] || UNTIL=$(wait_until_epoch)
+
 if [ "${FORCE:-}" != 1 ]; then
   while :; do
     cpu=$(k6_cpu_per_post || true)
@@ -40,7 +49,7 @@ if [ "${FORCE:-}" != 1 ]; then
       break
     fi
     say "gate: k6 took ${cpu:-?} µs of CPU per POST against the null server (at most $MAX_K6_CPU): cores too slow"
-    if [ -z "${WAIT_UNTIL:-}" ] || [ "$(date -d "+${WAIT_EVERY:-600} seconds" +%H%M)" -gt "${WAIT_UNTIL/:/}" ]; then
+    if [ -z "${WAIT_UNTIL:-}" ] || [ $(($(date +%s) + ${WAIT_EVERY:-600})) -gt "$UNTIL" ]; then
       exit 3
     fi
     sleep "${WAIT_EVERY:-600}"
