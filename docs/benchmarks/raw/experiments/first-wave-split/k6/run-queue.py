@@ -1,4 +1,4 @@
-"""Per process in the first wave and two later seconds: CPU run time and run-queue wait, from run-queue-sampler.py's procs-N.txt. Arguments: DIR:N (DIR holding out-N/ and procs-N.txt)."""
+"""Per process in the first wave and two later seconds: CPU run time and run-queue wait, from sampler.py procs, as the runs sampled. Arguments: DIR:N (DIR holding out-N/ and procs-N.txt)."""
 import gzip, sys
 for arg in sys.argv[1:]:
     d, n = arg.rsplit(':', 1)

@@ -1,4 +1,4 @@
-"""CPU run time in the first wave by process and thread group, from thread-sampler.py's groups-N.txt. Arguments: DIR:N (DIR holding out-N/ and groups-N.txt)."""
+"""CPU run time in the first wave by process and thread group, from sampler.py groups, as the runs sampled. Arguments: DIR:N (DIR holding out-N/ and groups-N.txt)."""
 import gzip, sys, collections
 for arg in sys.argv[1:]:
     d, n = arg.rsplit(':', 1)
