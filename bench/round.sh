@@ -15,8 +15,9 @@
 # Each step's report, raw results and log go to $ROUND/<step>[.md|/|.log] (default /tmp/round-<time>), not to
 # docs/benchmarks: whoever reads them writes them up there, beside the reports they replace. $ROUND/round.log has a
 # line per step, and after each step the gate's figure again (logged, not gating: the cores can slow within the
-# hour, and a step that ran on slower cores than the gate said should be read so). WAIT_UNTIL=HH:MM re-checks the speed every WAIT_EVERY seconds (600) until then instead of giving up
-# at once; FORCE=1 skips the gate. Exit 3: the cores stayed slow.
+# hour, and a step that ran on slower cores than the gate said should be read so). WAIT_UNTIL=HH:MM re-checks the
+# speed every WAIT_EVERY seconds (600) until the next such time of day instead of giving up at once; FORCE=1 skips
+# the gate. Exit 3: the cores stayed slow.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUND=${ROUND:-/tmp/round-$(date +%Y%m%dT%H%M)}
