@@ -1,8 +1,9 @@
 """Ack bursts and the broker's data-plane threads per 10 ms of the first wave, from broker-thread-sampler.py's threads-N.txt. Arguments: DIR N."""
-import gzip, sys, collections
+import sys, collections
+
+from k6wave import first_wave
 d, n = sys.argv[1], sys.argv[2]
-client=[tuple(map(float,l.split())) for l in gzip.open(f'{d}/out-{n}/run-1/posts.txt.gz','rt')]
-release=min(t-x for t,x in client)
+client, release, _ = first_wave(d, n)
 s=[tuple(map(float,l.split())) for l in open(f'{d}/server-{n}.txt')]
 ch=[x for x in s if release-50<=x[0]<release+1000]
 acks=sorted(x[6]-release for x in ch)

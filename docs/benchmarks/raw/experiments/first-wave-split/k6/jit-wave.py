@@ -1,11 +1,11 @@
 """Compilations the stack JVM started in the first wave, from its JIT log (JDK_JAVA_OPTIONS=
 -Xlog:jit+compilation=debug:file=DIR/jit-%p.log:timemillis; the stack's is the largest). Arguments: DIR N JIT-LOG."""
-import gzip, re, sys
+import re, sys
+
+from k6wave import first_wave
 
 d, n, log = sys.argv[1], sys.argv[2], sys.argv[3]
-client = [tuple(map(float, l.split())) for l in gzip.open(f'{d}/out-{n}/run-1/posts.txt.gz', 'rt')]
-release = min(t - x for t, x in client)
-wave_end = max(t for t, x in client if t - x - release < 1000) - release
+client, release, wave_end = first_wave(d, n)
 before = {}
 wave = []
 last_id = 0

@@ -1,6 +1,9 @@
-"""The broker's PRODUCE, FETCH and OFFSET_COMMIT requests completed within the first wave, from its request log (request-log.patch, IOT_REQUEST_LOG=DIR/req-N.log). Arguments: DIR N RELEASE (k6's earliest send, epoch ms)."""
+"""The broker's PRODUCE, FETCH and OFFSET_COMMIT requests completed within the first wave, from its request log (request-log.patch, IOT_REQUEST_LOG=DIR/req-N.log). Arguments: DIR N."""
 import json, re, sys, datetime
-d, n, release = sys.argv[1], sys.argv[2], float(sys.argv[3])
+
+from k6wave import first_wave
+d, n = sys.argv[1], sys.argv[2]
+_, release, _ = first_wave(d, n)
 day = datetime.datetime.fromtimestamp(release/1000, datetime.timezone.utc).date()
 rows = []
 for line in open(f'{d}/req-{n}.log'):

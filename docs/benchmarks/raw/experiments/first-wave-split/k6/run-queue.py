@@ -1,10 +1,10 @@
 """Per process in the first wave and two later seconds: CPU run time and run-queue wait, from sampler.py procs, as the runs sampled. Arguments: DIR:N (DIR holding out-N/ and procs-N.txt)."""
-import gzip, sys
+import sys
+
+from k6wave import first_wave
 for arg in sys.argv[1:]:
     d, n = arg.rsplit(':', 1)
-    client=[tuple(map(float,l.split())) for l in gzip.open(f'{d}/out-{n}/run-1/posts.txt.gz','rt')]
-    release=min(t-x for t,x in client)
-    wave_end = max(t for t,x in client if t-x-release < 1000)  # last first-wave answer read
+    client, release, wave_end = first_wave(d, n)
     rows=[]
     for l in open(f'{d}/procs-{n}.txt'):
         p=l.split(); t=float(p[0])-release
@@ -16,8 +16,8 @@ for arg in sys.argv[1:]:
         for r in rows:
             if r[0]<=t: best=r
         return best
-    print(f"run {n}: first wave read by {wave_end-release:.0f} ms after release; sample gaps max {max(b[0]-a[0] for a,b in zip(rows,rows[1:]) if 0<a[0]<wave_end-release):.0f} ms")
-    for lo,hi in ((0, wave_end-release), (1000, 2000), (3000, 4000)):
+    print(f"run {n}: first wave read by {wave_end:.0f} ms after release; sample gaps max {max(b[0]-a[0] for a,b in zip(rows,rows[1:]) if 0<a[0]<wave_end):.0f} ms")
+    for lo,hi in ((0, wave_end), (1000, 2000), (3000, 4000)):
         a, b = at(lo), at(hi)
         span=b[0]-a[0]
         tot_run=sum(b[1][k][0]-a[1][k][0] for k in b[1])/1e6

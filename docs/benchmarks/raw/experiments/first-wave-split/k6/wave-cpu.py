@@ -1,10 +1,10 @@
 """CPU run time in the first wave by process and thread group, from sampler.py groups, as the runs sampled. Arguments: DIR:N (DIR holding out-N/ and groups-N.txt)."""
-import gzip, sys, collections
+import sys, collections
+
+from k6wave import first_wave
 for arg in sys.argv[1:]:
     d, n = arg.rsplit(':', 1)
-    client=[tuple(map(float,l.split())) for l in gzip.open(f'{d}/out-{n}/run-1/posts.txt.gz','rt')]
-    release=min(t-x for t,x in client)
-    wave_end=max(t for t,x in client if t-x-release<1000)-release
+    client, release, wave_end = first_wave(d, n)
     rows=[]
     for l in open(f'{d}/groups-{n}.txt'):
         p=l.split(); rows.append((float(p[0])-release, {p[i]:int(p[i+1]) for i in range(1,len(p),2)}))

@@ -2,11 +2,9 @@
 holding a seed-waves.sh output out-N/ (k6's samples in out-N/run-1/posts.txt.gz: sample time, latency, ms; k6 stamps
 a sample when it has read the answer) and the probe's server-N.txt (probe.patch + probe2.patch). One table row a run,
 ms after the release (k6's earliest send) or ms long; p40 / p90."""
-import gzip, re, sys
+import re, sys
 
-def pct(values, f):
-    values = sorted(values)
-    return values[min(len(values) - 1, int(len(values) * f))]
+from k6wave import first_wave, pct
 
 def two(values):
     return f"{pct(values, .4):.0f} / {pct(values, .9):.0f}"
@@ -16,8 +14,7 @@ print("| run | k6 µs/POST | POST p99 | first wave at k6: latency | k6 sends | T
 print("|---|---|---|---|---|---|---|---|---|---|---|")
 for arg in sys.argv[1:]:
     d, n = arg.rsplit(':', 1)
-    client = [tuple(map(float, l.split())) for l in gzip.open(f'{d}/out-{n}/run-1/posts.txt.gz', 'rt')]
-    release = min(t - x for t, x in client)
+    client, release, _ = first_wave(d, n)
     first = [(t, x) for t, x in client if t - x - release < 1000]
     server = [tuple(map(float, l.split())) for l in open(f'{d}/server-{n}.txt')]
     wave = [s for s in server if release - 50 <= s[0] < release + 1000]
