@@ -12,6 +12,7 @@
 # channel beside k6's own subscriber: its receipt times ($dir/<phase>-side.json) against k6's time_lapse say how much
 # of time_lapse is k6 reading its socket on the shared cores. Each phase's CPU by process ($dir/<phase>-cpu.txt: part,
 # seconds, of which JIT compiler threads; bench/lib.sh's part_cpu, and k6's own) is the report's CPU-per-uplink table.
+# REPORT_ONLY=1 writes the report from the raw results in $OUT again, running nothing (RUNS: how many there are).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 source bench/lib.sh
@@ -19,8 +20,7 @@ RUNS=${RUNS:-3}
 export OUT=${OUT:-docs/benchmarks/raw/latency} EXTRA=${EXTRA:-}
 REPORT=${REPORT:-docs/benchmarks/latency.md}
 [ -n "${STACK_JAVA_OPTS:-}" ] && export IOT_JAVA_OPTS=$STACK_JAVA_OPTS
-rm -rf "$OUT"
-mkdir -p "$OUT"
+[ "${REPORT_ONLY:-}" = 1 ] || { rm -rf "$OUT"; mkdir -p "$OUT"; }
 if [ "${SIDE_SUBSCRIBER:-}" = 1 ]; then (cd bench/wsload && go build -o wsload .); fi
 
 # The latency histograms of every service (only those: the report reads nothing else).
@@ -66,6 +66,7 @@ measure() {
 }
 
 for run in $(seq 1 "$RUNS"); do
+  [ "${REPORT_ONLY:-}" != 1 ] || break
   mkdir -p "$OUT/run-$run"
   echo "latency run $run of $RUNS"
   export -f scrape
