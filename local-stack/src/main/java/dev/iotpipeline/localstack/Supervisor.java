@@ -191,11 +191,17 @@ final class Supervisor implements AutoCloseable {
                 if (closed) {
                     return;
                 }
-                ending = "its restart failed: "
-                        + e.getMessage().lines().findFirst().orElse(e.toString());
+                ending = "its restart failed: " + firstLine(e);
                 diedAt = clock.instant();
             }
         }
+    }
+
+    /** An exception's first line of message, or its class where it has none (a timeout's often has not). */
+    static String firstLine(Exception e) {
+        return Optional.ofNullable(e.getMessage())
+                .flatMap(message -> message.lines().filter(line -> !line.isBlank()).findFirst())
+                .orElse(e.getClass().getSimpleName());
     }
 
     private String at(Instant instant) {

@@ -14,6 +14,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
@@ -186,6 +187,26 @@ class SupervisorTest {
                         "postgres died (its postmaster is gone); restarting it in 0.0 s",
                         "postgres died (its restart failed: port 5433 is still held); restarting it in 0.0 s")
                 .doesNotContain("second line");
+    }
+
+    @Test
+    void aRestartThatFailsWithoutAMessageIsReportedByItsKindAndTriedAgain() throws Exception {
+        var sleeper = new ChildPart("sleep", "600");
+        var attempts = new AtomicInteger();
+        var part = new Supervisor.Part(
+                "decoder :8081", () -> Optional.of(sleeper.process.toHandle()), () -> "killed by signal 9", () -> {
+                    if (attempts.incrementAndGet() == 1) {
+                        throw new TimeoutException();
+                    }
+                    sleeper.start();
+                });
+        supervisor = Supervisor.start(List.of(part), FAST, console);
+
+        kill9(sleeper.process.pid());
+
+        await().atMost(Duration.ofSeconds(10)).until(() -> text().contains("decoder :8081 is back"));
+        assertThat(attempts).hasValue(2);
+        assertThat(text()).contains("decoder :8081 died (its restart failed: TimeoutException); restarting it in");
     }
 
     @Test
