@@ -6,6 +6,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.web.socket.CloseStatus;
 import org.springframework.web.socket.WebSocketSession;
 
@@ -16,6 +18,7 @@ public final class Sessions {
     public static final CloseStatus TOO_MANY_CONNECTIONS =
             CloseStatus.POLICY_VIOLATION.withReason("too many connections for this credential");
     private static final String COUNTED_ATTRIBUTE = "counted-credential";
+    private static final Logger log = LoggerFactory.getLogger(Sessions.class);
 
     private final NotifyProperties.WebSocket limits;
     private final Executor senders;
@@ -70,12 +73,19 @@ public final class Sessions {
      * idle timeout; called every heartbeat interval.
      */
     public void heartbeat() {
-        for (var sender : open.values()) {
-            if (sender.silentFor().compareTo(limits.idleTimeout()) > 0) {
-                metrics.dropped("idle-closed");
-                sender.close(IDLE);
-            } else {
-                sender.ping();
+        for (var session : open.entrySet()) {
+            var sender = session.getValue();
+            // One session that fails here must not leave the others unpinged, nor end the heartbeat's schedule,
+            // which a scheduled executor does for good on the first exception.
+            try {
+                if (sender.silentFor().compareTo(limits.idleTimeout()) > 0) {
+                    metrics.dropped("idle-closed");
+                    sender.close(IDLE);
+                } else {
+                    sender.ping();
+                }
+            } catch (RuntimeException e) {
+                log.warn("Heartbeat of WebSocket session {} failed: {}", session.getKey(), e.toString());
             }
         }
     }
