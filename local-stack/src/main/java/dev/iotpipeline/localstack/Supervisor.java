@@ -200,7 +200,8 @@ final class Supervisor implements AutoCloseable {
     /** An exception's first line of message, or its class where it has none (a timeout's often has not). */
     static String firstLine(Exception e) {
         return Optional.ofNullable(e.getMessage())
-                .flatMap(message -> message.lines().filter(line -> !line.isBlank()).findFirst())
+                .flatMap(message ->
+                        message.lines().filter(line -> !line.isBlank()).findFirst())
                 .orElse(e.getClass().getSimpleName());
     }
 

@@ -29,7 +29,9 @@ class SessionsTest {
     @Test
     void aSessionWhoseCloseFailsStillLetsTheHeartbeatCloseTheOthersWithoutThrowing() throws Exception {
         var failing = socket("a");
-        doThrow(new IllegalStateException("the container refused")).when(failing).close(any(CloseStatus.class));
+        doThrow(new IllegalStateException("the container refused"))
+                .when(failing)
+                .close(any(CloseStatus.class));
         var other = socket("b");
         sessions.open(failing, "dashboard");
         sessions.open(other, "dashboard");
