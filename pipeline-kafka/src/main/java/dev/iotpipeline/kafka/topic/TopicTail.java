@@ -24,6 +24,9 @@ public final class TopicTail implements AutoCloseable {
         END
     }
 
+    /** How long a tail waits before it reads again after a failed read. */
+    static final Duration RETRY = Duration.ofSeconds(1);
+
     private static final Logger log = LoggerFactory.getLogger(TopicTail.class);
 
     private final String topic;
@@ -44,10 +47,18 @@ public final class TopicTail implements AutoCloseable {
             String topic,
             Start start,
             Consumer<ConsumerRecord<String, byte[]>> handler) {
+        this(
+                TopicReader.open(clientProperties, "tail-" + topic + "-" + Ids.newId(), topic, Map.of()),
+                topic,
+                start,
+                handler);
+    }
+
+    TopicTail(TopicReader reader, String topic, Start start, Consumer<ConsumerRecord<String, byte[]>> handler) {
         this.topic = topic;
         this.start = start;
         this.handler = handler;
-        this.reader = TopicReader.open(clientProperties, "tail-" + topic + "-" + Ids.newId(), topic, Map.of());
+        this.reader = reader;
         this.thread = Thread.ofPlatform().name("tail-" + topic).daemon().unstarted(this::run);
     }
 
@@ -101,7 +112,7 @@ public final class TopicTail implements AutoCloseable {
                 reader.seekToBeginning();
             }
             startPositions = Map.copyOf(reader.positions());
-            reader.follow(this::handle, caughtUp::countDown);
+            follow();
         } catch (WakeupException stopping) {
             // close() woke us up
         } catch (InterruptedException e) {
@@ -110,6 +121,28 @@ public final class TopicTail implements AutoCloseable {
             log.error("Reading {} stopped", topic, e);
         } finally {
             reader.close();
+        }
+    }
+
+    /**
+     * Follows the topic from where the reader is, and reads on after a read that failed (the broker refused a fetch,
+     * say) instead of ending: a tail that ended would leave its service running on a stale registry or a silent live
+     * feed, with nothing but a log line to show for it.
+     */
+    private void follow() throws InterruptedException {
+        while (running) {
+            try {
+                reader.follow(this::handle, caughtUp::countDown);
+                return;
+            } catch (WakeupException stopping) {
+                throw stopping;
+            } catch (RuntimeException e) {
+                if (!running) {
+                    return;
+                }
+                log.warn("Reading {} failed, reading on in {}: {}", topic, RETRY, e.toString());
+                Thread.sleep(RETRY.toMillis());
+            }
         }
     }
 
