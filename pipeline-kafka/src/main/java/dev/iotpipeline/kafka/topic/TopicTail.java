@@ -24,8 +24,13 @@ public final class TopicTail implements AutoCloseable {
         END
     }
 
-    /** How long a tail waits before it reads again after a failed read. */
+    /**
+     * How long a tail waits before it reads again after a failed read, doubling while reads keep failing with
+     * nothing read between them, up to {@link #MAX_RETRY}.
+     */
     static final Duration RETRY = Duration.ofSeconds(1);
+
+    static final Duration MAX_RETRY = Duration.ofSeconds(30);
 
     private static final Logger log = LoggerFactory.getLogger(TopicTail.class);
 
@@ -36,6 +41,9 @@ public final class TopicTail implements AutoCloseable {
     private final CountDownLatch caughtUp = new CountDownLatch(1);
     private final Thread thread;
     private volatile boolean running = true;
+    private final CountDownLatch closing = new CountDownLatch(1);
+    // Only the tail's thread reads and writes it.
+    private boolean readSinceFailure;
     private volatile Map<Integer, Long> startPositions = Map.of();
 
     /**
@@ -130,6 +138,7 @@ public final class TopicTail implements AutoCloseable {
      * feed, with nothing but a log line to show for it.
      */
     private void follow() throws InterruptedException {
+        int failures = 0;
         while (running) {
             try {
                 reader.follow(this::handle, caughtUp::countDown);
@@ -140,13 +149,25 @@ public final class TopicTail implements AutoCloseable {
                 if (!running) {
                     return;
                 }
-                log.warn("Reading {} failed, reading on in {}: {}", topic, RETRY, e.toString());
-                Thread.sleep(RETRY.toMillis());
+                failures = readSinceFailure ? 1 : failures + 1;
+                readSinceFailure = false;
+                var delay = retryDelay(failures);
+                log.warn("Reading {} failed, reading on in {}: {}", topic, delay, e.toString());
+                if (closing.await(delay.toMillis(), TimeUnit.MILLISECONDS)) {
+                    return;
+                }
             }
         }
     }
 
+    /** The wait after the {@code failures}-th failed read in a row: doubling from {@link #RETRY}. */
+    static Duration retryDelay(int failures) {
+        var delay = RETRY.multipliedBy(1L << Math.min(16, Math.max(0, failures - 1)));
+        return delay.compareTo(MAX_RETRY) > 0 ? MAX_RETRY : delay;
+    }
+
     private boolean handle(ConsumerRecord<String, byte[]> record) {
+        readSinceFailure = true;
         try {
             handler.accept(record);
         } catch (RuntimeException e) {
@@ -159,6 +180,7 @@ public final class TopicTail implements AutoCloseable {
     @Override
     public void close() {
         running = false;
+        closing.countDown();
         reader.stop();
         try {
             thread.join(5000);

@@ -7,6 +7,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.MockConsumer;
 import org.apache.kafka.common.KafkaException;
@@ -40,6 +41,13 @@ class TopicTailTest {
             consumer.schedulePollTask(() -> consumer.addRecord(record(1)));
             await().atMost(Duration.ofSeconds(10)).until(() -> read.equals(List.of(0L, 1L)));
         }
+    }
+
+    @Test
+    void readsThatKeepFailingWaitLongerEachTimeUpToHalfAMinute() {
+        assertThat(IntStream.rangeClosed(1, 7).mapToObj(TopicTail::retryDelay).map(Duration::toSeconds))
+                .containsExactly(1L, 2L, 4L, 8L, 16L, 30L, 30L);
+        assertThat(TopicTail.retryDelay(Integer.MAX_VALUE)).isEqualTo(TopicTail.MAX_RETRY);
     }
 
     private static ConsumerRecord<String, byte[]> record(long offset) {
