@@ -6,6 +6,7 @@ import dev.iotpipeline.kafka.membership.InstanceId;
 import dev.iotpipeline.kafka.membership.StaticMembership;
 import dev.iotpipeline.kafka.readiness.ListenerReadiness;
 import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
+import java.time.Duration;
 import java.util.List;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.GroupProtocol;
@@ -30,6 +31,9 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 @Import(KafkaTracingConfiguration.class)
 public class ListenerServiceConfiguration {
 
+    /** How often a consumer the broker refused (authentication or authorization) asks again. */
+    static final Duration AUTH_RETRY = Duration.ofSeconds(10);
+
     /** Static membership, and the readiness indicator following each container's assignments. */
     @Bean
     ContainerCustomizer<Object, Object, ConcurrentMessageListenerContainer<Object, Object>> listenerConsumers(
@@ -44,6 +48,10 @@ public class ListenerServiceConfiguration {
             // The next poll need not wait for the broker to confirm the last commit: a commit that is lost
             // only replays records whose outputs are idempotent downstream, as a crash before it would.
             properties.setSyncCommits(false);
+            // Without it a container stops for good on the first authentication or authorization failure (a SASL
+            // password rotated before the service's, an ACL briefly missing), leaving the service up and reading
+            // nothing; with it the consumer tries again at this interval and resumes once the broker lets it in.
+            properties.setAuthExceptionRetryInterval(AUTH_RETRY);
             properties.setConsumerRebalanceListener(readiness.following(properties.getConsumerRebalanceListener()));
         };
     }
