@@ -4,6 +4,7 @@ import dev.iotpipeline.kafka.membership.InstanceId;
 import dev.iotpipeline.kafka.metrics.StateStoreMeters;
 import dev.iotpipeline.kafka.readiness.StreamsReadiness;
 import dev.iotpipeline.kafka.tracing.KafkaTracingConfiguration;
+import java.time.Clock;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.streams.StreamsConfig;
 import org.apache.kafka.streams.errors.StreamsUncaughtExceptionHandler.StreamThreadExceptionResponse;
@@ -42,8 +43,15 @@ public class StreamsServiceConfiguration {
                 factoryBean.setStreamsConfiguration(config);
                 log.info("Streams joins its group as static member {}-<thread>", id);
             });
+            var replacements = new ThreadReplacements(Clock.systemUTC());
             factoryBean.setStreamsUncaughtExceptionHandler(failure -> {
-                log.error("Stream thread died; replacing it", failure);
+                var wait = replacements.afterDeath();
+                log.error("Stream thread died; replacing it{}", wait.isZero() ? "" : " in " + wait, failure);
+                try {
+                    Thread.sleep(wait);
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                }
                 return StreamThreadExceptionResponse.REPLACE_THREAD;
             });
         };
